@@ -1,0 +1,79 @@
+import { Command, InvalidArgumentError } from 'commander'
+import { loadConfig } from '../config/config.js'
+import { openDatabase, type Database } from '../db/database.js'
+import { createAccessKey, RoleNotFoundError } from '../iam/index.js'
+import { createSandboxOrganization, organizationExists } from '../organizations/organization.service.js'
+import { serve } from '../server.js'
+
+/** Runs a command against DATABASE_URL (migrated first), closing the connection afterwards. */
+async function withDatabase<T>(work: (database: Database) => Promise<T>): Promise<T> {
+  const database = openDatabase(loadConfig().databaseUrl)
+  try {
+    await database.migrate()
+    return await work(database)
+  } finally {
+    await database.close()
+  }
+}
+
+function print(value: Record<string, string>, json: boolean): void {
+  if (json) process.stdout.write(`${JSON.stringify(value)}\n`)
+  else for (const [key, field] of Object.entries(value)) process.stdout.write(`${key}: ${field}\n`)
+}
+
+function nonEmpty(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('must not be empty')
+  return value
+}
+
+const program = new Command('kassa').description('Kassa: self-hosted financial data and payments API').showHelpAfterError()
+
+program
+  .command('serve')
+  .description('Run the API server (HOST, PORT, DATABASE_URL, KASSA_* from the environment)')
+  .action(async () => {
+    await serve(loadConfig())
+  })
+
+program
+  .command('migrate')
+  .description('Apply database migrations and exit')
+  .action(async () => {
+    const applied = await withDatabase((database) => database.migrate())
+    process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'Database is up to date\n')
+  })
+
+const orgs = program.command('orgs').description('Organizations')
+orgs
+  .command('create')
+  .description('Create a sandbox organization and print its Owner access key')
+  .requiredOption('--name <name>', 'organization name', nonEmpty)
+  .option('--json', 'print JSON')
+  .action(async (options: { name: string; json?: boolean }) => {
+    const owner = await withDatabase((database) => createSandboxOrganization(database, options.name))
+    print({ organizationId: owner.organizationId, accessKey: owner.accessKey, secret: owner.secret }, Boolean(options.json))
+  })
+
+const keys = program.command('keys').description('Access keys')
+keys
+  .command('create')
+  .description('Create an access key for a new programmatic user with a role (owner, admin, read-only or a custom role)')
+  .requiredOption('--org <organizationId>', 'organization id', nonEmpty)
+  .requiredOption('--role <role>', 'role name', nonEmpty)
+  .option('--json', 'print JSON')
+  .action(async (options: { org: string; role: string; json?: boolean }) => {
+    const credentials = await withDatabase(async (database) => {
+      if (!(await organizationExists(database, options.org))) program.error(`No organization ${options.org}`)
+      return createAccessKey(database, options.org, options.role)
+    }).catch((error: unknown) => {
+      if (error instanceof RoleNotFoundError) program.error(error.message)
+      throw error
+    })
+    const { organizationId, accessKey, secret, role } = credentials
+    print({ organizationId, accessKey, secret, role }, Boolean(options.json))
+  })
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  process.stderr.write(`kassa: ${error instanceof Error ? error.message : String(error)}\n`)
+  process.exit(1)
+})

@@ -1,0 +1,84 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import SqliteDatabase from 'better-sqlite3'
+import pg from 'pg'
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Transaction } from 'kysely'
+import type { DatabaseSchema } from './schema.js'
+import { migrateToLatest } from './migrate.js'
+
+export type Db = Kysely<DatabaseSchema>
+/** Anything a repository can run SQL on: the database itself or an open transaction. */
+export type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>
+export type Dialect = 'sqlite' | 'postgres'
+
+export interface Database {
+  db: Db
+  dialect: Dialect
+  /** Runs `work` in one transaction: everything it writes commits together or not at all. */
+  transaction<T>(work: (trx: Transaction<DatabaseSchema>) => Promise<T>): Promise<T>
+  migrate(): Promise<string[]>
+  ping(): Promise<void>
+  close(): Promise<void>
+}
+
+/**
+ * SQLite transactions start with BEGIN IMMEDIATE, taking the write lock up front:
+ * a deferred transaction that reads first and writes later can fail with SQLITE_BUSY
+ * when another process (the CLI beside the server) writes in between.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'))
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly database: SqliteDatabase.Database) {
+    super({ database })
+  }
+  override createDriver(): SqliteDriver {
+    return new ImmediateSqliteDriver({ database: this.database })
+  }
+}
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//.test(url)
+}
+
+function sqlitePath(url: string): string {
+  return url.startsWith('sqlite:') ? url.slice('sqlite:'.length) : url
+}
+
+function openSqlite(url: string): Kysely<DatabaseSchema> {
+  const path = sqlitePath(url)
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  const sqlite = new SqliteDatabase(path)
+  sqlite.pragma('journal_mode = WAL')
+  sqlite.pragma('synchronous = NORMAL')
+  sqlite.pragma('busy_timeout = 5000')
+  sqlite.pragma('foreign_keys = ON')
+  return new Kysely<DatabaseSchema>({ dialect: new ImmediateSqliteDialect(sqlite) })
+}
+
+function openPostgres(url: string): Kysely<DatabaseSchema> {
+  // Counts and sums come back as int8; they stay well inside 2^53 minor units.
+  pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
+  const pool = new pg.Pool({ connectionString: url, max: 10 })
+  return new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) })
+}
+
+/** Opens the database named by DATABASE_URL: `postgres://…` for PostgreSQL, a path or `sqlite:PATH` for SQLite. */
+export function openDatabase(url: string): Database {
+  const dialect: Dialect = isPostgresUrl(url) ? 'postgres' : 'sqlite'
+  const db = dialect === 'postgres' ? openPostgres(url) : openSqlite(url)
+  return {
+    db,
+    dialect,
+    transaction: (work) => db.transaction().execute(work),
+    migrate: () => migrateToLatest(db as Kysely<unknown>),
+    ping: async () => {
+      await db.executeQuery(CompiledQuery.raw('select 1'))
+    },
+    close: () => db.destroy(),
+  }
+}

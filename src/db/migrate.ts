@@ -1,0 +1,14 @@
+import { Migrator, type Kysely, type Migration } from 'kysely'
+import * as foundation from './migrations/0001-foundation.js'
+
+/** Migrations are listed here in order; names never change once released. */
+const migrations: Record<string, Migration> = {
+  '0001-foundation': foundation,
+}
+
+export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error) throw error instanceof Error ? error : new Error(String(error))
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}

@@ -1,0 +1,138 @@
+/**
+ * Table shapes as Kysely sees them. Both backends store the same column types:
+ * ids are UUID strings, times are ISO 8601 UTC strings (lexically ordered),
+ * JSON documents are text, flags are 0/1 integers.
+ */
+export interface OrganizationsTable {
+  id: string
+  name: string
+  environment: 'SANDBOX' | 'LIVE'
+  created: string
+}
+
+export interface RolesTable {
+  id: string
+  organization_id: string
+  name: string
+  builtin: string | null
+  owner: number
+  permissions: string
+  version: number
+  created: string
+  updated: string
+}
+
+export interface UsersTable {
+  id: string
+  organization_id: string
+  kind: 'HUMAN' | 'PROGRAMMATIC'
+  name: string
+  email: string | null
+  role_id: string
+  version: number
+  created: string
+  updated: string
+  deleted_at: string | null
+}
+
+export interface AccessKeysTable {
+  id: string
+  organization_id: string
+  user_id: string
+  access_key: string
+  secret_hash: string
+  created: string
+  revoked_at: string | null
+}
+
+export interface AccountsTable {
+  id: string
+  organization_id: string
+  external_id: string | null
+  name: string
+  alias: string | null
+  market: string
+  currency: string
+  bank_name: string
+  bic: string | null
+  identifiers: string
+  fictive: number
+  metadata: string
+  version: number
+  created: string
+  updated: string
+}
+
+export interface CounterpartiesTable {
+  id: string
+  organization_id: string
+  external_id: string | null
+  legal_name: string
+  alias: string | null
+  party_type: string | null
+  email: string | null
+  phone: string | null
+  address: string | null
+  national_identifier: string | null
+  metadata: string
+  version: number
+  created: string
+  updated: string
+  deleted_at: string | null
+}
+
+export interface ExternalAccountsTable {
+  id: string
+  organization_id: string
+  counterparty_id: string
+  external_id: string | null
+  market: string
+  identifiers: string
+  alias: string | null
+  metadata: string
+  version: number
+  created: string
+  updated: string
+  deleted_at: string | null
+}
+
+export interface EventsTable {
+  organization_id: string
+  entity_type: string
+  entity_id: string
+  sequence: number
+  type: 'CREATED' | 'UPDATED' | 'DELETED'
+  name: string
+  timestamp: string
+  originator: string
+  message: string | null
+  entity_version: number
+  entity: string
+}
+
+export interface IdempotencyKeysTable {
+  organization_id: string
+  method: string
+  path: string
+  key: string
+  fingerprint: string
+  state: 'IN_PROGRESS' | 'COMPLETED'
+  lock_token: string
+  locked_until: string
+  response_status: number | null
+  response_body: string | null
+  created: string
+  expires_at: string
+}
+
+export interface DatabaseSchema {
+  organizations: OrganizationsTable
+  roles: RolesTable
+  users: UsersTable
+  access_keys: AccessKeysTable
+  accounts: AccountsTable
+  counterparties: CounterpartiesTable
+  external_accounts: ExternalAccountsTable
+  events: EventsTable
+  idempotency_keys: IdempotencyKeysTable
+}

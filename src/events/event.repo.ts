@@ -1,0 +1,78 @@
+import { sql } from 'kysely'
+import type { Executor } from '../db/database.js'
+import type { EventsTable } from '../db/schema.js'
+import { keysetAfter, type PageRequest } from '../http/pagination.js'
+import { nowIso } from '../shared/clock.js'
+import type { Event, EventType } from './event.schemas.js'
+
+export interface NewEvent {
+  organizationId: string
+  entityType: string
+  entityId: string
+  type: EventType
+  name: string
+  originator: string
+  message?: string
+  /** The entity as it is after the event, with its new version. */
+  entity: { version: number }
+}
+
+/**
+ * Appends an event in the caller's transaction, so a change and its event commit together.
+ * Sequence numbers are per entity; the entity's own row update serializes writers of one entity,
+ * and the (entity_id, sequence) key refuses a duplicate should two ever race.
+ */
+export async function recordEvent(trx: Executor, event: NewEvent): Promise<void> {
+  const { next } = await trx
+    .selectFrom('events')
+    .select(sql<number>`coalesce(max(sequence), 0) + 1`.as('next'))
+    .where('entity_id', '=', event.entityId)
+    .executeTakeFirstOrThrow()
+  await trx
+    .insertInto('events')
+    .values({
+      organization_id: event.organizationId,
+      entity_type: event.entityType,
+      entity_id: event.entityId,
+      sequence: Number(next),
+      type: event.type,
+      name: event.name,
+      timestamp: nowIso(),
+      originator: event.originator,
+      message: event.message ?? null,
+      entity_version: event.entity.version,
+      entity: JSON.stringify(event.entity),
+    })
+    .execute()
+}
+
+function toEvent(row: EventsTable): Event {
+  return {
+    id: row.sequence,
+    organizationId: row.organization_id,
+    entityId: row.entity_id,
+    type: row.type,
+    name: row.name,
+    timestamp: row.timestamp,
+    originator: row.originator,
+    ...(row.message !== null ? { message: row.message } : {}),
+    entityVersion: row.entity_version,
+  }
+}
+
+/** Oldest first: the order in which they happened. Fetches `limit + 1` rows for the pager. */
+export async function listEvents(
+  db: Executor,
+  organizationId: string,
+  entityId: string,
+  page: PageRequest,
+): Promise<Event[]> {
+  let query = db
+    .selectFrom('events')
+    .selectAll()
+    .where('entity_id', '=', entityId)
+    .where('organization_id', '=', organizationId)
+  if (page.after) query = query.where(keysetAfter(['sequence'], 'asc', page.after))
+  const rows = await query.orderBy('sequence', 'asc').limit(page.limit + 1).execute()
+  return rows.map(toEvent)
+}

@@ -1,0 +1,2 @@
+export { recordEvent, listEvents, type NewEvent } from './event.repo.js'
+export { Event, SYSTEM_ORIGINATOR, type EventType } from './event.schemas.js'

@@ -1,0 +1,3 @@
+export { accountRoutes } from './account.routes.js'
+export { accountRepo, toAccount } from './account.repo.js'
+export { Account } from './account.schemas.js'

@@ -1,0 +1,2 @@
+export { accountRoutes } from './accounts/index.js'
+export { openSandboxAccounts } from './sandbox/sandbox-accounts.js'

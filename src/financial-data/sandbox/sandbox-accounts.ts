@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto'
+import { composeIBAN } from 'ibantools'
+import type { Executor } from '../../db/database.js'
+import { nowIso } from '../../shared/clock.js'
+import { newId } from '../../shared/ids.js'
+import { accountRepo } from '../accounts/account.repo.js'
+
+/** The simulated bank every sandbox organization banks with (fictive BICs, as the reference's Testbank). */
+export const SANDBOX_BANK_NAME = 'Kassa Testbank'
+
+interface SandboxAccountPlan {
+  name: string
+  currency: string
+  market: 'DE' | 'SE'
+  bic: string
+  /** Builds the national account number (BBAN) from deterministic digits. */
+  bban: (digits: string) => string
+}
+
+const PLANS: SandboxAccountPlan[] = [
+  { name: 'Operating account', currency: 'EUR', market: 'DE', bic: 'KASADEFFXXX', bban: (d) => `50010517${d.slice(0, 10)}` },
+  { name: 'Payroll account', currency: 'EUR', market: 'DE', bic: 'KASADEFFXXX', bban: (d) => `50010517${d.slice(10, 20)}` },
+  { name: 'Nordic account', currency: 'SEK', market: 'SE', bic: 'KASASESSXXX', bban: (d) => `500${d.slice(20, 37)}` },
+]
+
+/** Decimal digits derived from the organization id: the same organization always gets the same account numbers. */
+function digitsFor(organizationId: string): string {
+  const hash = createHash('sha512').update(`sandbox-accounts:${organizationId}`).digest()
+  return Array.from(hash, (byte) => String(byte % 10)).join('')
+}
+
+/** Opens the sandbox bank's accounts for a new sandbox organization: two EUR accounts and one SEK account. */
+export async function openSandboxAccounts(trx: Executor, organizationId: string): Promise<void> {
+  const digits = digitsFor(organizationId)
+  const now = nowIso()
+  for (const plan of PLANS) {
+    const iban = composeIBAN({ countryCode: plan.market, bban: plan.bban(digits) })
+    if (!iban) throw new Error(`Could not compose a ${plan.market} IBAN for ${plan.name}`)
+    await accountRepo.insert(trx, {
+      id: newId(),
+      organization_id: organizationId,
+      external_id: null,
+      name: plan.name,
+      alias: null,
+      market: plan.market,
+      currency: plan.currency,
+      bank_name: SANDBOX_BANK_NAME,
+      bic: plan.bic,
+      identifiers: JSON.stringify([{ market: plan.market, type: 'IBAN', number: iban }]),
+      fictive: 1,
+      metadata: '{}',
+      version: 1,
+      created: now,
+      updated: now,
+    })
+  }
+}

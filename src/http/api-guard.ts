@@ -1,0 +1,43 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { Actor } from '../iam/actor.js'
+import { requirePermission } from '../iam/authorize.js'
+import { ApiError } from './errors.js'
+import type { SlidingWindowRateLimiter } from './rate-limiter.js'
+
+export interface ApiGuardOptions {
+  maintenance: boolean
+  authenticate: (request: FastifyRequest) => Promise<Actor>
+  rateLimiter: SlidingWindowRateLimiter
+}
+
+/**
+ * What every API request passes before its handler, in order: maintenance (503), authentication
+ * (401), the per-key rate limit (429, with RateLimit-* headers on every response), and the
+ * route's permission (403).
+ */
+export function registerApiGuard(app: FastifyInstance, options: ApiGuardOptions): void {
+  app.addHook('onRoute', (route) => {
+    if (route.config?.permission === undefined && !route.url.startsWith('*')) {
+      throw new Error(`API route ${route.method} ${route.url} must declare config.permission (null when none is needed)`)
+    }
+  })
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (options.maintenance) throw new ApiError('maintenance', undefined, undefined, { 'Retry-After': '60' })
+    const actor = await options.authenticate(request)
+    request.actor = actor
+    const decision = options.rateLimiter.take(actor.accessKeyId)
+    reply.headers({
+      'RateLimit-Limit': decision.limit,
+      'RateLimit-Remaining': decision.remaining,
+      'RateLimit-Reset': decision.resetSeconds,
+    })
+    if (!decision.allowed) {
+      throw new ApiError('rate_limited', `More than ${decision.limit} requests in the past minute`, undefined, {
+        'Retry-After': String(decision.resetSeconds),
+      })
+    }
+    const permission = request.routeOptions.config.permission
+    if (permission) requirePermission(actor, permission)
+  })
+}

@@ -1,0 +1,24 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { CommandContext } from '../shared/command-context.js'
+
+/**
+ * The CommandContext of an HTTP request. Its transaction also stores the response for the
+ * request's Idempotency-Key, serialized exactly as it will be sent, before the commit: a client
+ * retrying after a crash gets the resource that was created, never a second one.
+ */
+export function commandContext(request: FastifyRequest, reply: FastifyReply, status: number): CommandContext {
+  const { database } = request.server
+  return {
+    actor: request.actor!,
+    transaction: (work) =>
+      database.transaction(async (trx) => {
+        const result = await work(trx)
+        const held = request.idempotencyKey
+        if (held) {
+          reply.code(status)
+          await held.complete(trx, status, String(reply.serialize(result)))
+        }
+        return result
+      }),
+  }
+}

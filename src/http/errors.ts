@@ -1,0 +1,83 @@
+import { Type, type Static } from 'typebox'
+
+/**
+ * The error catalogue: every error a client can see has a stable machine `code`,
+ * an HTTP status and a public message. Driver and SQL errors never reach a client;
+ * they become `internal_error`.
+ */
+export const ERRORS = {
+  invalid_request: { status: 400, message: 'The request is invalid' },
+  invalid_token: { status: 400, message: 'The pagination token is invalid' },
+  invalid_patch: { status: 400, message: 'The JSON Patch is invalid' },
+  unauthorized: { status: 401, message: 'Authentication is missing or wrong' },
+  forbidden: { status: 403, message: 'The access key lacks permission for this resource or action' },
+  not_found: { status: 404, message: 'Resource not found' },
+  route_not_found: { status: 404, message: 'No such endpoint' },
+  method_not_allowed: { status: 405, message: 'Method not allowed' },
+  conflict: { status: 409, message: 'The request conflicts with the current state of the resource' },
+  external_id_taken: { status: 409, message: 'The externalId is already used by another resource of this type' },
+  gone: { status: 410, message: 'The resource existed but was deleted' },
+  precondition_failed: { status: 412, message: 'If-Match does not match the current etag of the resource' },
+  payload_too_large: { status: 413, message: 'The request body is too large' },
+  unsupported_media_type: { status: 415, message: 'Unsupported Content-Type' },
+  idempotency_key_reused: {
+    status: 422,
+    message: 'The Idempotency-Key was already used with a different request',
+  },
+  idempotency_key_in_use: {
+    status: 425,
+    message: 'A request with the same Idempotency-Key is still in progress; retry later',
+  },
+  precondition_required: { status: 428, message: 'The If-Match header is required on updates' },
+  rate_limited: { status: 429, message: 'Too many requests in the past minute' },
+  internal_error: { status: 500, message: 'Unexpected server-side problem' },
+  maintenance: { status: 503, message: 'Temporarily offline for maintenance' },
+  unavailable: { status: 503, message: 'Service unavailable' },
+} as const satisfies Record<string, { status: number; message: string }>
+
+export type ErrorCode = keyof typeof ERRORS
+
+export interface ErrorDetail {
+  code: string
+  field: string
+  error: string
+}
+
+export class ApiError extends Error {
+  readonly status: number
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+    readonly details?: ErrorDetail[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message ?? ERRORS[code].message)
+    this.status = ERRORS[code].status
+  }
+}
+
+/** A 400 naming the field at fault, as validation errors do. */
+export function invalidField(field: string, error: string, code = 'invalid_value'): ApiError {
+  return new ApiError('invalid_request', `Invalid value for ${field}: ${error}`, [{ code, field, error }])
+}
+
+/** The error body (reference §6, plus `code` and `requestId`). */
+export const ErrorEnvelope = Type.Object(
+  {
+    status: Type.Integer(),
+    code: Type.String({ description: 'Stable machine-readable error code' }),
+    message: Type.String(),
+    requestId: Type.String(),
+    details: Type.Optional(
+      Type.Array(
+        Type.Object({
+          code: Type.String(),
+          field: Type.String({ description: 'Dot path of the field, list indices included' }),
+          error: Type.String(),
+        }),
+      ),
+    ),
+  },
+  { $id: 'ErrorEnvelope', description: 'Every error response has this shape.' },
+)
+export type ErrorEnvelope = Static<typeof ErrorEnvelope>

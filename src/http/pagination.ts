@@ -1,0 +1,126 @@
+import { createHash } from 'node:crypto'
+import { sql, type RawBuilder, type SqlBool } from 'kysely'
+import stringify from 'safe-stable-stringify'
+import { Type, type Static, type TSchema } from 'typebox'
+import { ApiError } from './errors.js'
+
+/**
+ * Cursor (keyset) pagination shared by every list endpoint (spec: Pagination rules).
+ * A token names the sort key of the last item served plus a fingerprint of the list and
+ * filters it was made under, so the next page starts strictly after that item: no offsets,
+ * nothing repeated or skipped while rows come and go, and a deep page costs what the first does.
+ */
+
+export const DEFAULT_LIMIT = 100
+export const MAX_LIMIT = 500
+
+export const ListQueryProperties = {
+  limit: Type.Optional(Type.Integer({ description: 'Page size: below 1 becomes 1, above 500 becomes 500; default 100' })),
+  token: Type.Optional(Type.String({ maxLength: 2048, description: 'The nextToken of the previous page' })),
+}
+
+export function ListEnvelope<T extends TSchema>(item: T) {
+  return Type.Object({
+    items: Type.Array(item),
+    nextToken: Type.String({ description: 'Token for the next page; empty when no more items are known to exist' }),
+    token: Type.String({ description: 'The token this page was requested with; empty when none was sent' }),
+    limit: Type.Integer({ description: 'The effective limit used' }),
+  })
+}
+
+export interface ListEnvelopeOf<T> {
+  items: T[]
+  nextToken: string
+  token: string
+  limit: number
+}
+
+type CursorValue = string | number
+
+export interface PageRequest {
+  limit: number
+  /** Sort key of the last item already served; absent on the first page. */
+  after?: CursorValue[]
+  token: string
+  fingerprint: string
+}
+
+/** spec: Pagination rules 2 */
+export function effectiveLimit(limit: number | undefined): number {
+  if (limit === undefined) return DEFAULT_LIMIT
+  return Math.min(MAX_LIMIT, Math.max(1, limit))
+}
+
+function fingerprintOf(list: string, filters: Record<string, unknown>): string {
+  const defined = Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined))
+  return createHash('sha256').update(`${list}\n${stringify(defined)}`).digest('base64url').slice(0, 16)
+}
+
+function invalidToken(error: string): ApiError {
+  return new ApiError('invalid_token', `The pagination token is invalid: ${error}`, [
+    { code: 'invalid_token', field: 'token', error },
+  ])
+}
+
+function decodeCursor(token: string, fingerprint: string, keyLength: number): CursorValue[] {
+  let decoded: unknown
+  try {
+    decoded = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'))
+  } catch {
+    throw invalidToken('not a token this API issued')
+  }
+  const { f, v } = (decoded ?? {}) as { f?: unknown; v?: unknown }
+  const valid =
+    typeof f === 'string' &&
+    Array.isArray(v) &&
+    v.length === keyLength &&
+    v.every((part) => typeof part === 'string' || (typeof part === 'number' && Number.isFinite(part)))
+  if (!valid) throw invalidToken('not a token this API issued')
+  // spec: Pagination rules 4 — filters stay identical across the pages of one traversal.
+  if (f !== fingerprint) throw invalidToken('it was issued for a different list or other filters; restart without a token')
+  return v as CursorValue[]
+}
+
+/**
+ * @param list names the listing (e.g. "counterparties"), so a token of one list is refused by another.
+ * @param filters every filter that shapes the result; they are fingerprinted into the token.
+ * @param keyLength how many values the sort key has.
+ * @throws ApiError invalid_token (400) for a token that is malformed or made under other filters.
+ */
+export function pageRequest(
+  query: { limit?: number; token?: string },
+  list: string,
+  filters: Record<string, unknown>,
+  keyLength: number,
+): PageRequest {
+  const fingerprint = fingerprintOf(list, filters)
+  const token = query.token ?? ''
+  const after = token === '' ? undefined : decodeCursor(token, fingerprint, keyLength)
+  return { limit: effectiveLimit(query.limit), after, token, fingerprint }
+}
+
+/** Rows are fetched with `limit + 1`: the extra row only says whether a next page exists. */
+export function pageOf<Row, Item>(
+  rows: Row[],
+  page: PageRequest,
+  sortKeyOf: (row: Row) => CursorValue[],
+  toItem: (row: Row) => Item,
+): ListEnvelopeOf<Item> {
+  const hasMore = rows.length > page.limit
+  const pageRows = hasMore ? rows.slice(0, page.limit) : rows
+  const last = pageRows[pageRows.length - 1]
+  const nextToken =
+    hasMore && last !== undefined
+      ? Buffer.from(JSON.stringify({ f: page.fingerprint, v: sortKeyOf(last) })).toString('base64url')
+      : ''
+  return { items: pageRows.map(toItem), nextToken, token: page.token, limit: page.limit }
+}
+
+/**
+ * `(c1, c2, …) < (v1, v2, …)` for a descending sort key (`>` ascending). A row-value comparison,
+ * which both PostgreSQL and SQLite answer with an index range scan.
+ */
+export function keysetAfter(columns: string[], direction: 'asc' | 'desc', values: CursorValue[]): RawBuilder<SqlBool> {
+  const operator = sql.raw(direction === 'desc' ? '<' : '>')
+  return sql<SqlBool>`(${sql.join(columns.map((column) => sql.ref(column)))}) ${operator} (${sql.join(values)})`
+}

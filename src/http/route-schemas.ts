@@ -1,0 +1,20 @@
+import { Type } from 'typebox'
+import { ERRORS } from './errors.js'
+
+const ERROR_REF = { $ref: 'ErrorEnvelope#' }
+
+/** Statuses every authenticated API route can answer with. */
+const ALWAYS = [401, 429, 500, 503] as const
+
+function describe(status: number): string {
+  const known = Object.values(ERRORS).filter((error) => error.status === status)
+  return known.map((error) => error.message).join('; ') || 'Error'
+}
+
+/** Response schemas for the error statuses a route documents, all in the one error envelope. */
+export function errorResponses(...statuses: number[]): Record<number, unknown> {
+  const all = [...new Set([...statuses, ...ALWAYS])].sort()
+  return Object.fromEntries(all.map((status) => [status, { ...ERROR_REF, description: describe(status) }]))
+}
+
+export const NoContent = Type.Null({ description: 'No content' })

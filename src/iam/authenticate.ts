@@ -1,0 +1,76 @@
+import type { FastifyRequest } from 'fastify'
+import type { Db } from '../db/database.js'
+import { ApiError } from '../http/errors.js'
+import type { Actor } from './actor.js'
+import { accessKeyRepo, type AccessKeyGrant } from './access-keys/access-key.repo.js'
+import { isPermission, type Permission } from './permissions.js'
+import { secretMatches } from './secrets.js'
+
+const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="kassa", charset="UTF-8"' }
+/** Digest of a secret no key has, compared against when the access key is unknown so both paths cost the same. */
+const UNKNOWN_KEY_DIGEST = '0'.repeat(64)
+
+function unauthorized(message: string): ApiError {
+  return new ApiError('unauthorized', message, undefined, CHALLENGE)
+}
+
+function parseBasic(header: string | undefined): { accessKey: string; secret: string } {
+  if (!header) throw unauthorized('No credentials: use HTTP Basic authentication with ACCESS_KEY:SECRET')
+  const [scheme, encoded] = header.split(' ', 2)
+  if (scheme?.toLowerCase() !== 'basic' || !encoded) throw unauthorized('The Authorization header must use the Basic scheme')
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8')
+  const colon = decoded.indexOf(':')
+  if (colon <= 0) throw unauthorized('Basic credentials must be ACCESS_KEY:SECRET')
+  return { accessKey: decoded.slice(0, colon), secret: decoded.slice(colon + 1) }
+}
+
+function actorOf(grant: AccessKeyGrant): Actor {
+  const permissions = new Set<Permission>((JSON.parse(grant.permissions) as string[]).filter(isPermission))
+  return {
+    organizationId: grant.organizationId,
+    userId: grant.userId,
+    accessKeyId: grant.accessKeyId,
+    roleId: grant.roleId,
+    roleName: grant.roleName,
+    owner: grant.owner === 1,
+    permissions,
+  }
+}
+
+export interface AuthenticatorOptions {
+  /** How long a key's grant is reused before it is read again; a revocation takes effect within this time. */
+  cacheMilliseconds: number
+}
+
+/**
+ * Resolves HTTP Basic credentials to an Actor. Grants are cached briefly per access key so an
+ * authenticated read costs one SHA-256 and no extra query; the secret is checked on every request.
+ * @throws ApiError unauthorized (401, with WWW-Authenticate) for missing, malformed or wrong credentials.
+ */
+export function createAuthenticator(db: Db, options: AuthenticatorOptions = { cacheMilliseconds: 5_000 }) {
+  const cache = new Map<string, { grant: AccessKeyGrant; actor: Actor; expires: number }>()
+  const MAX_CACHED = 10_000
+
+  async function lookup(accessKey: string): Promise<{ grant: AccessKeyGrant; actor: Actor } | undefined> {
+    const now = Date.now()
+    const cached = cache.get(accessKey)
+    if (cached && cached.expires > now) return cached
+    const grant = await accessKeyRepo.findGrant(db, accessKey)
+    if (!grant) {
+      cache.delete(accessKey)
+      return undefined
+    }
+    if (cache.size >= MAX_CACHED) cache.clear()
+    const entry = { grant, actor: actorOf(grant), expires: now + options.cacheMilliseconds }
+    cache.set(accessKey, entry)
+    return entry
+  }
+
+  return async function authenticate(request: FastifyRequest): Promise<Actor> {
+    const { accessKey, secret } = parseBasic(request.headers.authorization)
+    const found = accessKey.length <= 64 ? await lookup(accessKey) : undefined
+    const matches = secretMatches(secret, found?.grant.secretHash ?? UNKNOWN_KEY_DIGEST)
+    if (!found || !matches) throw unauthorized('Wrong access key or secret')
+    return found.actor
+  }
+}

@@ -1,0 +1,82 @@
+import type { Database, Executor } from '../db/database.js'
+import { nowIso } from '../shared/clock.js'
+import { newId } from '../shared/ids.js'
+import { accessKeyRepo } from './access-keys/access-key.repo.js'
+import { BUILTIN_ROLES, type BuiltinRoleName } from './permissions.js'
+import { roleRepo } from './roles/role.repo.js'
+import { newAccessKey, newSecret, hashSecret } from './secrets.js'
+import { userRepo } from './users/user.repo.js'
+
+/** Shown once, at creation; only the digest of `secret` is kept. */
+export interface Credentials {
+  organizationId: string
+  userId: string
+  accessKey: string
+  secret: string
+  role: string
+}
+
+export class RoleNotFoundError extends Error {}
+
+/** Creates the built-in roles of a new organization (owner, admin, read-only). */
+export async function createBuiltinRoles(trx: Executor, organizationId: string): Promise<void> {
+  const now = nowIso()
+  for (const role of BUILTIN_ROLES) {
+    await roleRepo.insert(trx, {
+      id: newId(),
+      organization_id: organizationId,
+      name: role.name,
+      builtin: role.name,
+      owner: role.owner ? 1 : 0,
+      permissions: JSON.stringify(role.permissions),
+      version: 1,
+      created: now,
+      updated: now,
+    })
+  }
+}
+
+/**
+ * A programmatic user with the named role and an access key for it.
+ * @throws RoleNotFoundError when the organization has no role of that name.
+ */
+export async function createProgrammaticAccess(
+  trx: Executor,
+  organizationId: string,
+  roleName: BuiltinRoleName | string,
+  userName = `API user (${roleName})`,
+): Promise<Credentials> {
+  const role = await roleRepo.findByName(trx, organizationId, roleName)
+  if (!role) throw new RoleNotFoundError(`Organization ${organizationId} has no role "${roleName}"`)
+  const now = nowIso()
+  const userId = newId()
+  await userRepo.insert(trx, {
+    id: userId,
+    organization_id: organizationId,
+    kind: 'PROGRAMMATIC',
+    name: userName,
+    email: null,
+    role_id: role.id,
+    version: 1,
+    created: now,
+    updated: now,
+    deleted_at: null,
+  })
+  const accessKey = newAccessKey()
+  const secret = newSecret()
+  await accessKeyRepo.insert(trx, {
+    id: newId(),
+    organization_id: organizationId,
+    user_id: userId,
+    access_key: accessKey,
+    secret_hash: hashSecret(secret),
+    created: now,
+    revoked_at: null,
+  })
+  return { organizationId, userId, accessKey, secret, role: role.name }
+}
+
+/** Used by the CLI: `kassa keys create`. */
+export function createAccessKey(database: Database, organizationId: string, roleName: string): Promise<Credentials> {
+  return database.transaction((trx) => createProgrammaticAccess(trx, organizationId, roleName))
+}

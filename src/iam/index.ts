@@ -1,0 +1,5 @@
+export type { Actor } from './actor.js'
+export { createAuthenticator } from './authenticate.js'
+export { requirePermission } from './authorize.js'
+export { createAccessKey, createBuiltinRoles, createProgrammaticAccess, RoleNotFoundError, type Credentials } from './iam.service.js'
+export { PERMISSIONS, BUILTIN_ROLE_NAMES, isBuiltinRoleName, type Permission } from './permissions.js'

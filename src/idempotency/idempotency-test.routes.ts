@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { Type } from 'typebox'
+import type { ApiApp } from '../http/api-app.js'
+import { errorResponses } from '../http/route-schemas.js'
+
+export const MAX_TEST_SLEEP_MS = 30_000
+
+const IdempotencyTestResponse = Type.Object({
+  idempotencyKey: Type.Union([Type.String(), Type.Null()], { description: 'The Idempotency-Key header sent, or null' }),
+  uuid: Type.String({ format: 'uuid', description: 'Fresh for every request that is not a replay' }),
+})
+
+/** `POST /v1/idempotency-test`: lets integrators exercise their retry logic against replays, 425s and 5xx. */
+export function idempotencyTestRoutes(app: ApiApp): void {
+  app.post(
+    '/v1/idempotency-test',
+    {
+      config: { permission: null },
+      schema: {
+        tags: ['Idempotency test'],
+        summary: 'Echo the Idempotency-Key with a fresh UUID, after an optional sleep, with a chosen status',
+        querystring: Type.Object({
+          status: Type.Optional(Type.Integer({ minimum: 200, maximum: 599, description: 'HTTP status to answer with' })),
+          sleep: Type.Optional(
+            Type.Integer({ minimum: 0, maximum: MAX_TEST_SLEEP_MS, description: 'Milliseconds to wait before answering' }),
+          ),
+        }),
+        response: { default: IdempotencyTestResponse, ...errorResponses(400, 422, 425) },
+      },
+    },
+    async (request, reply) => {
+      if (request.query.sleep) await sleep(request.query.sleep)
+      reply.code(request.query.status ?? 200)
+      const key = request.headers['idempotency-key']
+      return { idempotencyKey: typeof key === 'string' ? key : null, uuid: randomUUID() }
+    },
+  )
+}

@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto'
+import type { FastifyInstance } from 'fastify'
+import stringify from 'safe-stable-stringify'
+import type { Database } from '../db/database.js'
+import { ApiError, invalidField } from '../http/errors.js'
+import { claimKey } from './idempotency-key.js'
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key'
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/
+
+export interface IdempotencyOptions {
+  /** How long a request may hold a key before a retry may take it over (its process presumed dead). */
+  leaseMilliseconds: number
+}
+
+/** The request as far as replay is concerned: query and body. Method and path are part of the key's scope. */
+function fingerprintOf(url: string, body: unknown): string {
+  const query = url.includes('?') ? url.slice(url.indexOf('?')) : ''
+  return createHash('sha256').update(`${query}\n${stringify(body ?? null)}`).digest('hex')
+}
+
+/**
+ * Idempotency-Key on POST and PATCH (spec: Idempotency rules 1–5); ignored on other methods.
+ * Runs after authentication (keys are scoped to the organization) and validation.
+ */
+export function registerIdempotency(app: FastifyInstance, database: Database, options: IdempotencyOptions): void {
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'POST' && request.method !== 'PATCH') return
+    const key = request.headers[IDEMPOTENCY_HEADER]
+    if (key === undefined) return
+    if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
+      throw invalidField('Idempotency-Key', 'must be 1 to 255 visible ASCII characters')
+    }
+    const scope = {
+      organizationId: request.actor!.organizationId,
+      method: request.method,
+      path: request.url.split('?', 1)[0]!,
+      key,
+    }
+    const claim = await claimKey(database.db, scope, fingerprintOf(request.url, request.body), options.leaseMilliseconds)
+    switch (claim.outcome) {
+      case 'claimed':
+        request.idempotencyKey = claim.key
+        return
+      case 'replay':
+        reply.header('idempotent-replayed', 'true').code(claim.status)
+        if (claim.body !== '') reply.type('application/json; charset=utf-8')
+        return reply.send(claim.body === '' ? undefined : claim.body)
+      case 'in_progress':
+        throw new ApiError('idempotency_key_in_use', undefined, undefined, { 'Retry-After': '1' })
+      case 'mismatch':
+        throw new ApiError('idempotency_key_reused')
+    }
+  })
+
+  // Responses not already stored inside a transaction (errors, commands without writes) are stored here.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const held = request.idempotencyKey
+    if (!held || held.completed) return payload
+    request.idempotencyKey = undefined
+    try {
+      if (reply.statusCode >= 500) await held.release(database.db)
+      else await held.complete(database.db, reply.statusCode, typeof payload === 'string' ? payload : '')
+    } catch (error) {
+      request.log.error({ err: error }, 'could not record the idempotent response; the key will be released when its lease lapses')
+    }
+    return payload
+  })
+}

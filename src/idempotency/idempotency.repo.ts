@@ -1,0 +1,65 @@
+import type { Executor } from '../db/database.js'
+import type { IdempotencyKeysTable } from '../db/schema.js'
+
+export interface KeyScope {
+  organizationId: string
+  method: string
+  path: string
+  key: string
+}
+
+function scopeColumns(scope: KeyScope) {
+  return { organization_id: scope.organizationId, method: scope.method, path: scope.path, key: scope.key }
+}
+
+export const idempotencyRepo = {
+  /** Inserts the key unless it exists; true when this call inserted it. The primary key decides races. */
+  async insertIfAbsent(db: Executor, row: IdempotencyKeysTable): Promise<boolean> {
+    const result = await db
+      .insertInto('idempotency_keys')
+      .values(row)
+      .onConflict((conflict) => conflict.columns(['organization_id', 'method', 'path', 'key']).doNothing())
+      .executeTakeFirst()
+    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1
+  },
+
+  async find(db: Executor, scope: KeyScope): Promise<IdempotencyKeysTable | undefined> {
+    return db.selectFrom('idempotency_keys').selectAll().where((eb) => eb.and(scopeColumns(scope))).executeTakeFirst()
+  },
+
+  async deleteExpired(db: Executor, scope: KeyScope, now: string): Promise<void> {
+    await db.deleteFrom('idempotency_keys').where((eb) => eb.and(scopeColumns(scope))).where('expires_at', '<=', now).execute()
+  },
+
+  /** Takes over a key whose holder stopped renewing it (its process died); true when taken. */
+  async takeOverStale(db: Executor, scope: KeyScope, now: string, lockToken: string, lockedUntil: string): Promise<boolean> {
+    const result = await db.updateTable('idempotency_keys').where((eb) => eb.and(scopeColumns(scope)))
+      .set({ lock_token: lockToken, locked_until: lockedUntil })
+      .where('state', '=', 'IN_PROGRESS')
+      .where('locked_until', '<=', now)
+      .executeTakeFirst()
+    return Number(result.numUpdatedRows) === 1
+  },
+
+  /** Stores the response; false when the lock was lost to another request in the meantime. */
+  async complete(db: Executor, scope: KeyScope, lockToken: string, status: number, body: string): Promise<boolean> {
+    const result = await db.updateTable('idempotency_keys').where((eb) => eb.and(scopeColumns(scope)))
+      .set({ state: 'COMPLETED', response_status: status, response_body: body })
+      .where('state', '=', 'IN_PROGRESS')
+      .where('lock_token', '=', lockToken)
+      .executeTakeFirst()
+    return Number(result.numUpdatedRows) === 1
+  },
+
+  async release(db: Executor, scope: KeyScope, lockToken: string): Promise<void> {
+    await db.deleteFrom('idempotency_keys').where((eb) => eb.and(scopeColumns(scope)))
+      .where('state', '=', 'IN_PROGRESS')
+      .where('lock_token', '=', lockToken)
+      .execute()
+  },
+
+  async purgeExpired(db: Executor, now: string): Promise<number> {
+    const result = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now).executeTakeFirst()
+    return Number(result.numDeletedRows)
+  },
+}

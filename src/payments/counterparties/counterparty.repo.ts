@@ -1,0 +1,100 @@
+import type { Executor } from '../../db/database.js'
+import { containsText } from '../../db/text-search.js'
+import type { CounterpartiesTable, ExternalAccountsTable } from '../../db/schema.js'
+import { keysetAfter, type PageRequest } from '../../http/pagination.js'
+import { etagOf } from '../../http/preconditions.js'
+import type { ResourceRef } from '../../http/resource-ref.js'
+import type { Address, NationalIdentifier } from '../../shared/common.schemas.js'
+import { toExternalAccount } from '../external-accounts/index.js'
+import type { Counterparty } from './counterparty.schemas.js'
+
+export function toCounterparty(row: CounterpartiesTable, accounts: ExternalAccountsTable[]): Counterparty {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    ...(row.external_id !== null ? { externalId: row.external_id } : {}),
+    legalName: row.legal_name,
+    ...(row.alias !== null ? { alias: row.alias } : {}),
+    ...(row.party_type !== null ? { partyType: row.party_type as Counterparty['partyType'] } : {}),
+    ...(row.email !== null ? { email: row.email } : {}),
+    ...(row.phone !== null ? { phone: row.phone } : {}),
+    ...(row.address !== null ? { address: JSON.parse(row.address) as Address } : {}),
+    ...(row.national_identifier !== null
+      ? { nationalIdentifier: JSON.parse(row.national_identifier) as NationalIdentifier }
+      : {}),
+    accounts: accounts.map(toExternalAccount),
+    metadata: JSON.parse(row.metadata) as Record<string, string>,
+    version: row.version,
+    etag: etagOf(row.version),
+    created: row.created,
+    updated: row.updated,
+  }
+}
+
+export type CounterpartyChanges = Pick<
+  CounterpartiesTable,
+  'legal_name' | 'alias' | 'party_type' | 'email' | 'phone' | 'address' | 'national_identifier' | 'metadata' | 'version' | 'updated'
+>
+
+export const counterpartyRepo = {
+  async insert(trx: Executor, row: CounterpartiesTable): Promise<void> {
+    await trx.insertInto('counterparties').values(row).execute()
+  },
+
+  /** Including deleted rows, so a deleted counterparty answers 410 rather than 404. */
+  async find(db: Executor, organizationId: string, ref: ResourceRef): Promise<CounterpartiesTable | undefined> {
+    const query = db.selectFrom('counterparties').selectAll().where('organization_id', '=', organizationId)
+    return ('id' in ref ? query.where('id', '=', ref.id) : query.where('external_id', '=', ref.externalId)).executeTakeFirst()
+  },
+
+  /** Newest first; fetches `limit + 1` rows for the pager. */
+  async list(db: Executor, organizationId: string, filters: { query?: string }, page: PageRequest): Promise<CounterpartiesTable[]> {
+    let query = db
+      .selectFrom('counterparties as c')
+      .selectAll('c')
+      .where('c.organization_id', '=', organizationId)
+      .where('c.deleted_at', 'is', null)
+    if (filters.query) {
+      const text = filters.query
+      query = query.where((eb) =>
+        eb.or([
+          containsText('c.legal_name', text),
+          containsText('c.alias', text),
+          eb.exists(
+            eb
+              .selectFrom('external_accounts as a')
+              .select('a.id')
+              .whereRef('a.counterparty_id', '=', 'c.id')
+              .where('a.deleted_at', 'is', null)
+              .where(containsText('a.identifiers', text)),
+          ),
+        ]),
+      )
+    }
+    if (page.after) query = query.where(keysetAfter(['c.id'], 'desc', page.after))
+    return query.orderBy('c.id', 'desc').limit(page.limit + 1).execute()
+  },
+
+  /** Writes the new state if the row is still at `expectedVersion`; false when someone else wrote first. */
+  async update(trx: Executor, id: string, expectedVersion: number, changes: CounterpartyChanges): Promise<boolean> {
+    const result = await trx
+      .updateTable('counterparties')
+      .set(changes)
+      .where('id', '=', id)
+      .where('version', '=', expectedVersion)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst()
+    return Number(result.numUpdatedRows) === 1
+  },
+
+  async markDeleted(trx: Executor, id: string, expectedVersion: number, now: string): Promise<boolean> {
+    const result = await trx
+      .updateTable('counterparties')
+      .set({ deleted_at: now, updated: now, version: expectedVersion + 1 })
+      .where('id', '=', id)
+      .where('version', '=', expectedVersion)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst()
+    return Number(result.numUpdatedRows) === 1
+  },
+}

@@ -1,0 +1,92 @@
+import { Type, type Static } from 'typebox'
+import {
+  Address,
+  Etag,
+  ExternalId,
+  Metadata,
+  NationalIdentifier,
+  ResourceId,
+  Timestamp,
+  Version,
+} from '../../shared/common.schemas.js'
+import { ListQueryProperties } from '../../http/pagination.js'
+import type { PatchRule } from '../../http/json-patch.js'
+import { CreateEmbeddedExternalAccount, ExternalAccount } from '../external-accounts/external-account.schemas.js'
+
+export const PARTY_TYPES = ['INDIVIDUAL', 'COMPANY'] as const
+
+/** reference §2.5: the one a payment goes to or comes from; holds external accounts. */
+export const Counterparty = Type.Object({
+  id: ResourceId,
+  organizationId: ResourceId,
+  externalId: Type.Optional(ExternalId),
+  legalName: Type.String(),
+  alias: Type.Optional(Type.String()),
+  partyType: Type.Optional(Type.Enum([...PARTY_TYPES])),
+  email: Type.Optional(Type.String()),
+  phone: Type.Optional(Type.String()),
+  address: Type.Optional(Address),
+  nationalIdentifier: Type.Optional(NationalIdentifier),
+  accounts: Type.Array(ExternalAccount),
+  metadata: Metadata,
+  version: Version,
+  etag: Etag,
+  created: Timestamp,
+  updated: Timestamp,
+})
+export type Counterparty = Static<typeof Counterparty>
+
+/** reference: 25 external accounts per counterparty. */
+export const MAX_ACCOUNTS_PER_COUNTERPARTY = 25
+
+const ContactFields = {
+  alias: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  partyType: Type.Optional(Type.Enum([...PARTY_TYPES])),
+  email: Type.Optional(Type.String({ format: 'email', maxLength: 256 })),
+  phone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  address: Type.Optional(Address),
+  nationalIdentifier: Type.Optional(NationalIdentifier),
+}
+
+export const CreateCounterparty = Type.Object(
+  {
+    legalName: Type.String({ minLength: 1, maxLength: 96 }),
+    ...ContactFields,
+    accounts: Type.Optional(Type.Array(CreateEmbeddedExternalAccount, { maxItems: MAX_ACCOUNTS_PER_COUNTERPARTY })),
+    externalId: Type.Optional(ExternalId),
+    metadata: Type.Optional(Metadata),
+  },
+  { additionalProperties: false },
+)
+export type CreateCounterparty = Static<typeof CreateCounterparty>
+
+export const CounterpartyListQuery = Type.Object({
+  ...ListQueryProperties,
+  query: Type.Optional(
+    Type.String({ minLength: 3, maxLength: 100, description: 'Free text matched against legal name, alias and account numbers' }),
+  ),
+})
+export type CounterpartyListQuery = Static<typeof CounterpartyListQuery>
+
+/** The fields PATCH may touch; the patched result is validated against this shape. */
+export const CounterpartyEditable = Type.Object(
+  {
+    legalName: Type.String({ minLength: 1, maxLength: 255 }),
+    ...ContactFields,
+    metadata: Metadata,
+  },
+  { additionalProperties: false },
+)
+export type CounterpartyEditable = Static<typeof CounterpartyEditable>
+
+const optionalFields = ['alias', 'partyType', 'email', 'phone', 'address', 'nationalIdentifier']
+
+export const COUNTERPARTY_PATCH_RULES: readonly PatchRule[] = [
+  { op: 'replace', path: '/legalName' },
+  ...optionalFields.flatMap((field) =>
+    (['add', 'replace', 'remove'] as const).map((op) => ({ op, path: `/${field}` })),
+  ),
+  { op: 'add', path: '/metadata/*' },
+  { op: 'replace', path: '/metadata/*' },
+  { op: 'remove', path: '/metadata/*' },
+]

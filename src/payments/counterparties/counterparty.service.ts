@@ -1,0 +1,216 @@
+import type { Database, Executor } from '../../db/database.js'
+import type { ExternalAccountsTable } from '../../db/schema.js'
+import { isUniqueViolation, violatedTable } from '../../db/errors.js'
+import { listEvents, recordEvent, type Event } from '../../events/index.js'
+import { ApiError, invalidField } from '../../http/errors.js'
+import { createPatcher, type JsonPatchOperation } from '../../http/json-patch.js'
+import { pageOf, pageRequest, type ListEnvelopeOf } from '../../http/pagination.js'
+import { assertEtag } from '../../http/preconditions.js'
+import type { ResourceRef } from '../../http/resource-ref.js'
+import type { Actor } from '../../iam/actor.js'
+import { normalizeIdentifiers } from '../../shared/account-identifiers.js'
+import { nowIso } from '../../shared/clock.js'
+import type { CommandContext } from '../../shared/command-context.js'
+import { newId } from '../../shared/ids.js'
+import { requireLive } from '../../shared/lookup.js'
+import { EXTERNAL_ACCOUNTS, externalAccountRepo, toExternalAccount } from '../external-accounts/index.js'
+import { counterpartyRepo, toCounterparty } from './counterparty.repo.js'
+import {
+  COUNTERPARTY_PATCH_RULES,
+  CounterpartyEditable,
+  type Counterparty,
+  type CounterpartyListQuery,
+  type CreateCounterparty,
+} from './counterparty.schemas.js'
+
+export const COUNTERPARTIES = 'counterparties'
+const applyPatch = createPatcher(CounterpartyEditable, COUNTERPARTY_PATCH_RULES)
+
+function jsonOrNull(value: unknown): string | null {
+  return value === undefined ? null : JSON.stringify(value)
+}
+
+/** Two accounts of one request cannot share an externalId; the database catches clashes with stored ones. */
+function assertDistinctExternalIds(input: CreateCounterparty): void {
+  const seen = new Set<string>()
+  input.accounts?.forEach((account, index) => {
+    if (account.externalId === undefined) return
+    if (seen.has(account.externalId)) throw invalidField(`accounts.${index}.externalId`, 'is used twice in this request')
+    seen.add(account.externalId)
+  })
+}
+
+function externalIdConflict(error: unknown): ApiError | undefined {
+  if (!isUniqueViolation(error)) return undefined
+  const table = violatedTable(error)
+  const what = table === 'external_accounts' ? 'an external account' : 'a counterparty'
+  return new ApiError('external_id_taken', `The externalId is already used by ${what} of this organization`)
+}
+
+export function createCounterpartyService(database: Database) {
+  async function load(db: Executor, organizationId: string, ref: ResourceRef): Promise<Counterparty> {
+    const row = requireLive(await counterpartyRepo.find(db, organizationId, ref), 'counterparty', ref)
+    return toCounterparty(row, await externalAccountRepo.listOfCounterparties(db, [row.id]))
+  }
+
+  return {
+    /**
+     * Creates a counterparty with its external accounts, and their CREATED events.
+     * @throws ApiError invalid_request (400: bad IBAN, repeated externalId), external_id_taken (409).
+     */
+    async create(ctx: CommandContext, input: CreateCounterparty): Promise<Counterparty> {
+      assertDistinctExternalIds(input)
+      const { organizationId } = ctx.actor
+      const now = nowIso()
+      const id = newId()
+      const accountRows: ExternalAccountsTable[] = (input.accounts ?? []).map((account, index) => ({
+        id: newId(),
+        organization_id: organizationId,
+        counterparty_id: id,
+        external_id: account.externalId ?? null,
+        market: account.market,
+        identifiers: JSON.stringify(normalizeIdentifiers(account.identifiers, `accounts.${index}.identifiers`)),
+        alias: account.alias ?? null,
+        metadata: JSON.stringify(account.metadata ?? {}),
+        version: 1,
+        created: now,
+        updated: now,
+        deleted_at: null,
+      }))
+      try {
+        return await ctx.transaction(async (trx) => {
+          const row = {
+            id,
+            organization_id: organizationId,
+            external_id: input.externalId ?? null,
+            legal_name: input.legalName,
+            alias: input.alias ?? null,
+            party_type: input.partyType ?? null,
+            email: input.email ?? null,
+            phone: input.phone ?? null,
+            address: jsonOrNull(input.address),
+            national_identifier: jsonOrNull(input.nationalIdentifier),
+            metadata: JSON.stringify(input.metadata ?? {}),
+            version: 1,
+            created: now,
+            updated: now,
+            deleted_at: null,
+          }
+          await counterpartyRepo.insert(trx, row)
+          await externalAccountRepo.insertMany(trx, accountRows)
+          const counterparty = toCounterparty(row, accountRows)
+          const originator = ctx.actor.userId
+          await recordEvent(trx, { organizationId, entityType: COUNTERPARTIES, entityId: id, type: 'CREATED', name: 'CREATED', originator, entity: counterparty })
+          for (const account of counterparty.accounts) {
+            await recordEvent(trx, { organizationId, entityType: EXTERNAL_ACCOUNTS, entityId: account.id, type: 'CREATED', name: 'CREATED', originator, entity: account })
+          }
+          return counterparty
+        })
+      } catch (error) {
+        throw externalIdConflict(error) ?? error
+      }
+    },
+
+    /** @throws ApiError not_found (404), gone (410). */
+    get(actor: Actor, ref: ResourceRef): Promise<Counterparty> {
+      return load(database.db, actor.organizationId, ref)
+    },
+
+    /** Newest first. @throws ApiError invalid_token (400). */
+    async list(actor: Actor, query: CounterpartyListQuery): Promise<ListEnvelopeOf<Counterparty>> {
+      const filters = { query: query.query }
+      const page = pageRequest(query, COUNTERPARTIES, filters, 1)
+      const rows = await counterpartyRepo.list(database.db, actor.organizationId, filters, page)
+      const accounts = await externalAccountRepo.listOfCounterparties(
+        database.db,
+        rows.slice(0, page.limit).map((row) => row.id),
+      )
+      return pageOf(rows, page, (row) => [row.id], (row) =>
+        toCounterparty(row, accounts.filter((account) => account.counterparty_id === row.id)),
+      )
+    },
+
+    /**
+     * Applies a JSON Patch if `etag` is current; external accounts change through their own endpoint.
+     * @throws ApiError not_found (404), gone (410), precondition_failed (412), invalid_patch (400).
+     */
+    async update(ctx: CommandContext, ref: ResourceRef, etag: string, operations: JsonPatchOperation[]): Promise<Counterparty> {
+      return ctx.transaction(async (trx) => {
+        const current = await load(trx, ctx.actor.organizationId, ref)
+        assertEtag(etag, current.etag)
+        const { accounts: _accounts, ...fields } = current
+        const patched = applyPatch(
+          {
+            legalName: fields.legalName,
+            alias: fields.alias,
+            partyType: fields.partyType,
+            email: fields.email,
+            phone: fields.phone,
+            address: fields.address,
+            nationalIdentifier: fields.nationalIdentifier,
+            metadata: fields.metadata,
+          },
+          operations,
+        )
+        const changed = await counterpartyRepo.update(trx, current.id, current.version, {
+          legal_name: patched.legalName,
+          alias: patched.alias ?? null,
+          party_type: patched.partyType ?? null,
+          email: patched.email ?? null,
+          phone: patched.phone ?? null,
+          address: jsonOrNull(patched.address),
+          national_identifier: jsonOrNull(patched.nationalIdentifier),
+          metadata: JSON.stringify(patched.metadata),
+          version: current.version + 1,
+          updated: nowIso(),
+        })
+        if (!changed) throw new ApiError('precondition_failed', 'The counterparty changed while this update ran; fetch it again')
+        const updated = await load(trx, ctx.actor.organizationId, { id: current.id })
+        await recordEvent(trx, {
+          organizationId: ctx.actor.organizationId,
+          entityType: COUNTERPARTIES,
+          entityId: current.id,
+          type: 'UPDATED',
+          name: 'UPDATED',
+          originator: ctx.actor.userId,
+          entity: updated,
+        })
+        return updated
+      })
+    },
+
+    /**
+     * Deletes the counterparty and its external accounts; afterwards they answer 410.
+     * @throws ApiError not_found (404), gone (410), precondition_failed (412 when `etag` is given and stale).
+     */
+    async remove(ctx: CommandContext, ref: ResourceRef, etag: string | undefined): Promise<void> {
+      await ctx.transaction(async (trx) => {
+        const current = await load(trx, ctx.actor.organizationId, ref)
+        if (etag !== undefined) assertEtag(etag, current.etag)
+        const now = nowIso()
+        if (!(await counterpartyRepo.markDeleted(trx, current.id, current.version, now))) {
+          throw new ApiError('precondition_failed', 'The counterparty changed while this delete ran; fetch it again')
+        }
+        const { organizationId } = ctx.actor
+        const originator = ctx.actor.userId
+        const deletedAccounts = await externalAccountRepo.deleteOfCounterparty(trx, current.id, now)
+        for (const account of deletedAccounts) {
+          await recordEvent(trx, { organizationId, entityType: EXTERNAL_ACCOUNTS, entityId: account.id, type: 'DELETED', name: 'DELETED', originator, entity: toExternalAccount(account) })
+        }
+        const deleted = { ...current, accounts: [], version: current.version + 1, updated: now, etag: `version:${current.version + 1}` }
+        await recordEvent(trx, { organizationId, entityType: COUNTERPARTIES, entityId: current.id, type: 'DELETED', name: 'DELETED', originator, entity: deleted })
+      })
+    },
+
+    /** The counterparty's history, oldest first. @throws ApiError not_found (404), invalid_token (400). */
+    async events(actor: Actor, ref: ResourceRef, query: { limit?: number; token?: string }): Promise<ListEnvelopeOf<Event>> {
+      const row = await counterpartyRepo.find(database.db, actor.organizationId, ref)
+      if (!row) requireLive(row, 'counterparty', ref)
+      const page = pageRequest(query, `${COUNTERPARTIES}/${row!.id}/events`, {}, 1)
+      const events = await listEvents(database.db, actor.organizationId, row!.id, page)
+      return pageOf(events, page, (event) => [event.id], (event) => event)
+    },
+  }
+}
+
+export type CounterpartyService = ReturnType<typeof createCounterpartyService>

@@ -1,0 +1,2 @@
+export { counterpartyRoutes } from './counterparty.routes.js'
+export { Counterparty } from './counterparty.schemas.js'

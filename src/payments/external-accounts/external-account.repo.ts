@@ -1,0 +1,95 @@
+import type { Executor } from '../../db/database.js'
+import type { ExternalAccountsTable } from '../../db/schema.js'
+import { keysetAfter, type PageRequest } from '../../http/pagination.js'
+import type { ResourceRef } from '../../http/resource-ref.js'
+import { etagOf } from '../../http/preconditions.js'
+import { displayNumber } from '../../shared/account-identifiers.js'
+import type { AccountIdentifier } from '../../shared/common.schemas.js'
+import type { ExternalAccount } from './external-account.schemas.js'
+
+export function toExternalAccount(row: ExternalAccountsTable): ExternalAccount {
+  const identifiers = JSON.parse(row.identifiers) as AccountIdentifier[]
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    counterpartyId: row.counterparty_id,
+    ...(row.external_id !== null ? { externalId: row.external_id } : {}),
+    market: row.market,
+    identifiers,
+    ...(row.alias !== null ? { alias: row.alias } : {}),
+    name: row.alias ?? (identifiers[0] ? displayNumber(identifiers[0]) : row.id),
+    metadata: JSON.parse(row.metadata) as Record<string, string>,
+    version: row.version,
+    etag: etagOf(row.version),
+    created: row.created,
+    updated: row.updated,
+  }
+}
+
+export const externalAccountRepo = {
+  async insertMany(trx: Executor, rows: ExternalAccountsTable[]): Promise<void> {
+    if (rows.length > 0) await trx.insertInto('external_accounts').values(rows).execute()
+  },
+
+  /** Including deleted rows, so a deleted account answers 410 rather than 404. */
+  async find(db: Executor, organizationId: string, ref: ResourceRef): Promise<ExternalAccountsTable | undefined> {
+    const query = db.selectFrom('external_accounts').selectAll().where('organization_id', '=', organizationId)
+    return ('id' in ref ? query.where('id', '=', ref.id) : query.where('external_id', '=', ref.externalId)).executeTakeFirst()
+  },
+
+  /** Live accounts of the given counterparties, oldest first (their order at creation). */
+  async listOfCounterparties(db: Executor, counterpartyIds: string[]): Promise<ExternalAccountsTable[]> {
+    if (counterpartyIds.length === 0) return []
+    return db
+      .selectFrom('external_accounts')
+      .selectAll()
+      .where('counterparty_id', 'in', counterpartyIds)
+      .where('deleted_at', 'is', null)
+      .orderBy('id', 'asc')
+      .execute()
+  },
+
+  /** Newest first; fetches `limit + 1` rows for the pager. */
+  async list(
+    db: Executor,
+    organizationId: string,
+    filters: { counterpartyId?: string },
+    page: PageRequest,
+  ): Promise<ExternalAccountsTable[]> {
+    let query = db
+      .selectFrom('external_accounts')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('deleted_at', 'is', null)
+    if (filters.counterpartyId) query = query.where('counterparty_id', '=', filters.counterpartyId)
+    if (page.after) query = query.where(keysetAfter(['id'], 'desc', page.after))
+    return query.orderBy('id', 'desc').limit(page.limit + 1).execute()
+  },
+
+  /** Writes the new state if the row is still at `expectedVersion`; false when someone else wrote first. */
+  async update(
+    trx: Executor,
+    id: string,
+    expectedVersion: number,
+    changes: Pick<ExternalAccountsTable, 'alias' | 'metadata' | 'version' | 'updated'>,
+  ): Promise<boolean> {
+    const result = await trx
+      .updateTable('external_accounts')
+      .set(changes)
+      .where('id', '=', id)
+      .where('version', '=', expectedVersion)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst()
+    return Number(result.numUpdatedRows) === 1
+  },
+
+  async deleteOfCounterparty(trx: Executor, counterpartyId: string, now: string): Promise<ExternalAccountsTable[]> {
+    return trx
+      .updateTable('external_accounts')
+      .set((eb) => ({ deleted_at: now, updated: now, version: eb('version', '+', 1) }))
+      .where('counterparty_id', '=', counterpartyId)
+      .where('deleted_at', 'is', null)
+      .returningAll()
+      .execute()
+  },
+}

@@ -1,0 +1,72 @@
+import { Type, type Static } from 'typebox'
+import {
+  AccountIdentifier,
+  AccountIdentifierInput,
+  Etag,
+  ExternalId,
+  MarketCode,
+  Metadata,
+  ResourceId,
+  Timestamp,
+  Version,
+} from '../../shared/common.schemas.js'
+import { ListQueryProperties } from '../../http/pagination.js'
+import type { PatchRule } from '../../http/json-patch.js'
+
+/** reference §2.6 — a counterparty's bank account, the destination of credit transfers. */
+export const ExternalAccount = Type.Object({
+  id: ResourceId,
+  organizationId: ResourceId,
+  counterpartyId: ResourceId,
+  externalId: Type.Optional(ExternalId),
+  market: MarketCode,
+  identifiers: Type.Array(AccountIdentifier),
+  alias: Type.Optional(Type.String()),
+  name: Type.String({ description: 'The alias, else the account number in display form' }),
+  metadata: Metadata,
+  version: Version,
+  etag: Etag,
+  created: Timestamp,
+  updated: Timestamp,
+})
+export type ExternalAccount = Static<typeof ExternalAccount>
+
+export const MAX_IDENTIFIERS = 10
+
+/** An external account as created inside a counterparty (`accounts[]`). */
+export const CreateEmbeddedExternalAccount = Type.Object(
+  {
+    market: MarketCode,
+    identifiers: Type.Array(AccountIdentifierInput, { minItems: 1, maxItems: MAX_IDENTIFIERS }),
+    alias: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    externalId: Type.Optional(ExternalId),
+    metadata: Type.Optional(Metadata),
+  },
+  { additionalProperties: false },
+)
+export type CreateEmbeddedExternalAccount = Static<typeof CreateEmbeddedExternalAccount>
+
+export const ExternalAccountListQuery = Type.Object({
+  ...ListQueryProperties,
+  counterpartyId: Type.Optional(ResourceId),
+})
+export type ExternalAccountListQuery = Static<typeof ExternalAccountListQuery>
+
+/** The fields PATCH may touch, and how. */
+export const ExternalAccountEditable = Type.Object(
+  {
+    alias: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    metadata: Metadata,
+  },
+  { additionalProperties: false },
+)
+export type ExternalAccountEditable = Static<typeof ExternalAccountEditable>
+
+export const EXTERNAL_ACCOUNT_PATCH_RULES: readonly PatchRule[] = [
+  { op: 'add', path: '/alias' },
+  { op: 'replace', path: '/alias' },
+  { op: 'remove', path: '/alias' },
+  { op: 'add', path: '/metadata/*' },
+  { op: 'replace', path: '/metadata/*' },
+  { op: 'remove', path: '/metadata/*' },
+]

@@ -1,0 +1,16 @@
+import type { Transaction } from 'kysely'
+import type { DatabaseSchema } from '../db/schema.js'
+import type { Actor } from '../iam/actor.js'
+
+export type Trx = Transaction<DatabaseSchema>
+
+/**
+ * What a service needs to change state on someone's behalf. `transaction` runs the work in one
+ * database transaction; over HTTP it also stores the response for the request's Idempotency-Key
+ * in that same transaction, so the value `work` returns must be the resource the client receives.
+ * A command runs at most one transaction.
+ */
+export interface CommandContext {
+  actor: Actor
+  transaction<T>(work: (trx: Trx) => Promise<T>): Promise<T>
+}
