@@ -1,0 +1,18 @@
+/** Valid IBANs (ISO 13616 checksums) for counterparties in tests. */
+export const IBANS = {
+  de: 'DE89370400440532013000',
+  fr: 'FR1420041010050500013M02606',
+  nl: 'NL91ABNA0417164300',
+  gb: 'GB29NWBK60161331926819',
+  se: 'SE4550000000058398257466',
+} as const
+
+export function counterpartyBody(overrides: Record<string, unknown> = {}) {
+  return {
+    legalName: 'Acme GmbH',
+    alias: 'acme',
+    partyType: 'COMPANY',
+    accounts: [{ market: 'DE', identifiers: [{ market: 'DE', type: 'IBAN', number: IBANS.de }] }],
+    ...overrides,
+  }
+}
