@@ -1,9 +1,11 @@
 import { Migrator, type Kysely, type Migration } from 'kysely'
 import * as foundation from './migrations/0001-foundation.js'
+import * as financialData from './migrations/0002-financial-data.js'
 
 /** Migrations are listed here in order; names never change once released. */
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
+  '0002-financial-data': financialData,
 }
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {

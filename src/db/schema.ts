@@ -125,6 +125,44 @@ export interface IdempotencyKeysTable {
   expires_at: string
 }
 
+export interface TransactionsTable {
+  id: string
+  organization_id: string
+  account_id: string
+  amount: number
+  currency: string
+  date: string
+  value_date: string
+  description: string
+  reference: string | null
+  end_to_end_id: string | null
+  mandate_reference: string | null
+  counterparty: string | null
+  bank_transaction_code: string | null
+  reconciliation_status: 'NOT_RECONCILED' | 'PARTIALLY_RECONCILED' | 'RECONCILED'
+  attached_transactables: string
+  returned: number
+  return_reason: string | null
+  entry_reference: string
+  metadata: string
+  version: number
+  created: string
+  updated: string
+}
+
+export interface BalancesTable {
+  id: string
+  organization_id: string
+  account_id: string
+  type: 'BOOKED' | 'AVAILABLE'
+  reported_type: 'OPEN' | 'CLOSE' | 'INTERIM'
+  amount: number
+  currency: string
+  local_date: string
+  timestamp: string
+  version: number
+}
+
 export interface DatabaseSchema {
   organizations: OrganizationsTable
   roles: RolesTable
@@ -133,6 +171,8 @@ export interface DatabaseSchema {
   accounts: AccountsTable
   counterparties: CounterpartiesTable
   external_accounts: ExternalAccountsTable
+  transactions: TransactionsTable
+  balances: BalancesTable
   events: EventsTable
   idempotency_keys: IdempotencyKeysTable
 }

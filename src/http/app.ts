@@ -4,7 +4,7 @@ import type { Config } from '../config/config.js'
 import type { Database } from '../db/database.js'
 import { createAuthenticator } from '../iam/authenticate.js'
 import { idempotencyTestRoutes, registerIdempotency } from '../idempotency/index.js'
-import { accountRoutes } from '../financial-data/index.js'
+import { accountRoutes, balanceRoutes, transactionRoutes } from '../financial-data/index.js'
 import { counterpartyRoutes, externalAccountRoutes } from '../payments/index.js'
 import type { ApiApp } from './api-app.js'
 import { registerApiGuard } from './api-guard.js'
@@ -69,6 +69,8 @@ export async function buildApp(options: AppOptions): Promise<ApiApp> {
     registerIdempotency(api, options.database, { leaseMilliseconds: options.idempotencyLeaseMilliseconds ?? 120_000 })
     idempotencyTestRoutes(api)
     accountRoutes(api)
+    transactionRoutes(api)
+    balanceRoutes(api)
     counterpartyRoutes(api)
     externalAccountRoutes(api)
   })

@@ -1,0 +1,102 @@
+import type { Executor } from '../../db/database.js'
+import type { TransactionsTable } from '../../db/schema.js'
+import { keysetAfter, type PageRequest } from '../../http/pagination.js'
+import { etagOf } from '../../http/preconditions.js'
+import { toAmount } from '../../shared/money.js'
+import type { AttachedTransactable, BankTransactionCode, ReturnReason, Transaction, TransactionCounterparty } from './transaction.schemas.js'
+
+export function toTransaction(row: TransactionsTable): Transaction {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    accountId: row.account_id,
+    amount: toAmount(row.amount, row.currency),
+    date: row.date,
+    valueDate: row.value_date,
+    description: row.description,
+    ...(row.reference !== null ? { reference: row.reference } : {}),
+    references: {
+      ...(row.end_to_end_id !== null ? { endToEndId: row.end_to_end_id } : {}),
+      ...(row.mandate_reference !== null ? { mandateReference: row.mandate_reference } : {}),
+      entryReference: row.entry_reference,
+    },
+    ...(row.counterparty !== null ? { counterparty: JSON.parse(row.counterparty) as TransactionCounterparty } : {}),
+    ...(row.bank_transaction_code !== null
+      ? { bankTransactionCode: JSON.parse(row.bank_transaction_code) as BankTransactionCode }
+      : {}),
+    reconciliationStatus: row.reconciliation_status,
+    attachedTransactables: JSON.parse(row.attached_transactables) as AttachedTransactable[],
+    returned: row.returned === 1,
+    ...(row.return_reason !== null ? { returnReason: JSON.parse(row.return_reason) as ReturnReason } : {}),
+    metadata: JSON.parse(row.metadata) as Record<string, string>,
+    version: row.version,
+    etag: etagOf(row.version),
+    created: row.created,
+    updated: row.updated,
+  }
+}
+
+export interface TransactionFilters {
+  accountId?: string
+  currency?: string
+  reconciliationStatus?: TransactionsTable['reconciliation_status']
+  dateFrom?: string
+  dateTo?: string
+  amountFrom?: number
+  amountTo?: number
+}
+
+export const transactionRepo = {
+  /** Inserts entries the account does not have yet (by entry reference); returns the rows inserted. */
+  async insertNew(trx: Executor, rows: TransactionsTable[]): Promise<TransactionsTable[]> {
+    const inserted: TransactionsTable[] = []
+    for (const row of rows) {
+      const result = await trx
+        .insertInto('transactions')
+        .values(row)
+        .onConflict((conflict) => conflict.columns(['account_id', 'entry_reference']).doNothing())
+        .executeTakeFirst()
+      if (Number(result.numInsertedOrUpdatedRows ?? 0) === 1) inserted.push(row)
+    }
+    return inserted
+  },
+
+  async find(db: Executor, organizationId: string, id: string): Promise<TransactionsTable | undefined> {
+    return db.selectFrom('transactions').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst()
+  },
+
+  /** Newest first, by booking date then id; fetches `limit + 1` rows for the pager. */
+  async list(db: Executor, organizationId: string, filters: TransactionFilters, page: PageRequest): Promise<TransactionsTable[]> {
+    let query = db.selectFrom('transactions').selectAll().where('organization_id', '=', organizationId)
+    if (filters.accountId) query = query.where('account_id', '=', filters.accountId)
+    if (filters.currency) query = query.where('currency', '=', filters.currency)
+    if (filters.reconciliationStatus) query = query.where('reconciliation_status', '=', filters.reconciliationStatus)
+    if (filters.dateFrom) query = query.where('date', '>=', filters.dateFrom)
+    if (filters.dateTo) query = query.where('date', '<=', filters.dateTo)
+    if (filters.amountFrom !== undefined) query = query.where('amount', '>=', filters.amountFrom)
+    if (filters.amountTo !== undefined) query = query.where('amount', '<=', filters.amountTo)
+    if (page.after) query = query.where(keysetAfter(['date', 'id'], 'desc', page.after))
+    return query.orderBy('date', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute()
+  },
+
+  async updateMetadata(trx: Executor, id: string, expectedVersion: number, metadata: string, updated: string): Promise<boolean> {
+    const result = await trx
+      .updateTable('transactions')
+      .set({ metadata, updated, version: expectedVersion + 1 })
+      .where('id', '=', id)
+      .where('version', '=', expectedVersion)
+      .executeTakeFirst()
+    return Number(result.numUpdatedRows) === 1
+  },
+
+  /** Sum of booked amounts on an account up to and including `date`: the ledger side of the balance invariant. */
+  async bookedSum(db: Executor, accountId: string, throughDate: string): Promise<number> {
+    const row = await db
+      .selectFrom('transactions')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.val(0)).as('total'))
+      .where('account_id', '=', accountId)
+      .where('date', '<=', throughDate)
+      .executeTakeFirstOrThrow()
+    return Number(row.total)
+  },
+}

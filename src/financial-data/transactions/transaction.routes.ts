@@ -1,0 +1,82 @@
+import { Type } from 'typebox'
+import type { ApiApp } from '../../http/api-app.js'
+import { commandContext } from '../../http/command-context.js'
+import { invalidField } from '../../http/errors.js'
+import { JsonPatchBody, describeRules } from '../../http/json-patch.js'
+import { ListEnvelope, ListQueryProperties } from '../../http/pagination.js'
+import { IfMatchHeaders, requireIfMatch } from '../../http/preconditions.js'
+import { errorResponses } from '../../http/route-schemas.js'
+import { Event } from '../../events/index.js'
+import { IdParams } from '../../shared/common.schemas.js'
+import { isUuid } from '../../shared/ids.js'
+import { createTransactionService } from './transaction.service.js'
+import { TRANSACTION_PATCH_RULES, Transaction, TransactionListQuery } from './transaction.schemas.js'
+
+const tags = ['Transactions']
+
+/** Transactions are the bank's records: addressed by Kassa id only (they carry no externalId). */
+function transactionId(segment: string): string {
+  if (!isUuid(segment)) throw invalidField('id', 'must be a UUID')
+  return segment.toLowerCase()
+}
+
+export function transactionRoutes(app: ApiApp): void {
+  const service = createTransactionService(app.database)
+
+  app.get(
+    '/financial-data/v2/transactions',
+    {
+      config: { permission: 'transactions:read' },
+      schema: {
+        tags,
+        summary: 'List booked transactions, newest first',
+        description: 'Filters: accountId, currency, reconciliationStatus, date (or date[eq]), date[gte], date[lte], amount[gte], amount[lte] (signed minor units).',
+        querystring: TransactionListQuery,
+        response: { 200: ListEnvelope(Transaction), ...errorResponses(400, 403) },
+      },
+    },
+    async (request) => service.list(request.actor!, request.query),
+  )
+
+  app.get(
+    '/financial-data/v2/transactions/:id',
+    {
+      config: { permission: 'transactions:read' },
+      schema: { tags, summary: 'Get a transaction', params: IdParams, response: { 200: Transaction, ...errorResponses(400, 403, 404) } },
+    },
+    async (request) => service.get(request.actor!, transactionId(request.params.id)),
+  )
+
+  app.patch(
+    '/financial-data/v2/transactions/:id',
+    {
+      config: { permission: 'transactions:update' },
+      schema: {
+        tags,
+        summary: "Update a transaction's metadata with a JSON Patch",
+        description: `Allowed operations: ${describeRules(TRANSACTION_PATCH_RULES)}. Requires If-Match.`,
+        params: IdParams,
+        headers: IfMatchHeaders,
+        body: JsonPatchBody,
+        response: { 200: Transaction, ...errorResponses(400, 403, 404, 412, 415, 422, 425, 428) },
+      },
+    },
+    async (request, reply) =>
+      service.update(commandContext(request, reply, 200), transactionId(request.params.id), requireIfMatch(request), request.body),
+  )
+
+  app.get(
+    '/financial-data/v2/transactions/:id/events',
+    {
+      config: { permission: 'transactions:read' },
+      schema: {
+        tags,
+        summary: "The transaction's events, oldest first",
+        params: IdParams,
+        querystring: Type.Object(ListQueryProperties),
+        response: { 200: ListEnvelope(Event), ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request) => service.events(request.actor!, transactionId(request.params.id), request.query),
+  )
+}

@@ -1,0 +1,104 @@
+import { Type, type Static } from 'typebox'
+import {
+  AccountIdentifier,
+  CurrencyCode,
+  Etag,
+  MarketCode,
+  Metadata,
+  ResourceId,
+  Timestamp,
+  Version,
+} from '../../shared/common.schemas.js'
+import { Amount } from '../../shared/money.js'
+import { ListQueryProperties } from '../../http/pagination.js'
+import type { PatchRule } from '../../http/json-patch.js'
+
+export const LocalDate = Type.String({ format: 'date', description: 'yyyy-mm-dd, local to the account' })
+
+export const RECONCILIATION_STATUSES = ['NOT_RECONCILED', 'PARTIALLY_RECONCILED', 'RECONCILED'] as const
+export const TRANSACTABLE_TYPES = ['CREDIT_TRANSFER', 'DIRECT_DEBIT', 'EXPECTED_TRANSACTION', 'PAYMENT_BATCH'] as const
+
+/** ISO 20022 bank transaction code (reference §2.1). */
+export const BankTransactionCode = Type.Object({
+  domain: Type.String({ maxLength: 4 }),
+  family: Type.Optional(Type.String({ maxLength: 4 })),
+  subfamily: Type.Optional(Type.String({ maxLength: 4 })),
+  proprietary: Type.Optional(Type.Object({ code: Type.String(), issuer: Type.Optional(Type.String()) })),
+  description: Type.Optional(Type.String()),
+})
+export type BankTransactionCode = Static<typeof BankTransactionCode>
+
+/** The other party of a booked transaction, as the bank reported it. */
+export const TransactionCounterparty = Type.Object({
+  partyType: Type.Optional(Type.Enum(['INDIVIDUAL', 'COMPANY'])),
+  name: Type.Optional(Type.String()),
+  account: Type.Optional(
+    Type.Object({
+      market: Type.Optional(MarketCode),
+      identifiers: Type.Array(AccountIdentifier),
+      bic: Type.Optional(Type.String()),
+      rawIdentifier: Type.Optional(Type.String()),
+    }),
+  ),
+})
+export type TransactionCounterparty = Static<typeof TransactionCounterparty>
+
+export const ReturnReason = Type.Object({
+  code: Type.String({ description: 'ISO 20022 return reason, e.g. AC04' }),
+  description: Type.Optional(Type.String()),
+})
+export type ReturnReason = Static<typeof ReturnReason>
+
+export const AttachedTransactable = Type.Object({ type: Type.Enum([...TRANSACTABLE_TYPES]), id: ResourceId })
+export type AttachedTransactable = Static<typeof AttachedTransactable>
+
+/** reference §2.3 — a transaction booked on an own account. Read-only but for metadata. */
+export const Transaction = Type.Object({
+  id: ResourceId,
+  organizationId: ResourceId,
+  accountId: ResourceId,
+  amount: Amount,
+  date: LocalDate,
+  valueDate: LocalDate,
+  description: Type.String(),
+  reference: Type.Optional(Type.String()),
+  references: Type.Object({
+    endToEndId: Type.Optional(Type.String()),
+    mandateReference: Type.Optional(Type.String()),
+    entryReference: Type.String({ description: "The bank's own reference for the entry" }),
+  }),
+  counterparty: Type.Optional(TransactionCounterparty),
+  bankTransactionCode: Type.Optional(BankTransactionCode),
+  reconciliationStatus: Type.Enum([...RECONCILIATION_STATUSES]),
+  attachedTransactables: Type.Array(AttachedTransactable),
+  returned: Type.Boolean(),
+  returnReason: Type.Optional(ReturnReason),
+  metadata: Metadata,
+  version: Version,
+  etag: Etag,
+  created: Timestamp,
+  updated: Timestamp,
+})
+export type Transaction = Static<typeof Transaction>
+
+export const TransactionListQuery = Type.Object({
+  ...ListQueryProperties,
+  accountId: Type.Optional(ResourceId),
+  currency: Type.Optional(CurrencyCode),
+  reconciliationStatus: Type.Optional(Type.Enum([...RECONCILIATION_STATUSES])),
+  date: Type.Optional(LocalDate),
+  'date[eq]': Type.Optional(LocalDate),
+  'date[gte]': Type.Optional(LocalDate),
+  'date[lte]': Type.Optional(LocalDate),
+  'amount[gte]': Type.Optional(Type.Integer({ description: 'Minor units, signed' })),
+  'amount[lte]': Type.Optional(Type.Integer({ description: 'Minor units, signed' })),
+})
+export type TransactionListQuery = Static<typeof TransactionListQuery>
+
+export const TransactionEditable = Type.Object({ metadata: Metadata }, { additionalProperties: false })
+
+export const TRANSACTION_PATCH_RULES: readonly PatchRule[] = [
+  { op: 'add', path: '/metadata/*' },
+  { op: 'replace', path: '/metadata/*' },
+  { op: 'remove', path: '/metadata/*' },
+]

@@ -1,0 +1,16 @@
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { startTestApp, type TestApp } from '../support/test-app.js'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await startTestApp()
+})
+afterAll(() => t.close())
+
+it('lists transactions and balances (empty before any booking)', async () => {
+  const transactions = await t.request({ method: 'GET', url: '/financial-data/v2/transactions?date[gte]=2026-01-01' })
+  expect(transactions.statusCode).toBe(200)
+  expect(transactions.json()).toMatchObject({ nextToken: '', limit: 100 })
+  const balances = await t.request({ method: 'GET', url: '/financial-data/v2/accounts/-/balances?mostRecent=true' })
+  expect(balances.statusCode).toBe(200)
+})
