@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Credentials } from '../../src/iam/index.js'
+import { basicAuth, startTestApp, type TestApp } from '../support/test-app.js'
+import { counterpartyBody } from '../support/fixtures.js'
+import { COUNTERPARTIES, createCounterparty, countCounterparties, expectError } from './expectations.js'
+
+let t: TestApp
+let readOnly: Credentials
+let admin: Credentials
+beforeAll(async () => {
+  t = await startTestApp()
+  readOnly = await t.newKey('read-only')
+  admin = await t.newKey('admin')
+})
+afterAll(() => t.close())
+
+const CHALLENGE = /^Basic realm="kassa"/
+
+function basic(raw: string): string {
+  return `Basic ${Buffer.from(raw).toString('base64')}`
+}
+
+describe('auth: HTTP Basic ACCESS_KEY:SECRET on every API request', () => {
+  it('accepts the owner key and answers 200', async () => {
+    const response = await t.request({ method: 'GET', url: COUNTERPARTIES })
+    expect(response.statusCode).toBe(200)
+    expect(response.headers['www-authenticate']).toBeUndefined()
+  })
+
+  const unauthorizedCases: [string, () => Record<string, string>][] = [
+    ['no Authorization header', () => ({})],
+    ['an empty Authorization header', () => ({ authorization: '' })],
+    ['another scheme (Bearer)', () => ({ authorization: `Bearer ${t.owner.secret}` })],
+    ['Basic without credentials', () => ({ authorization: 'Basic ' })],
+    ['Basic credentials without a colon', () => ({ authorization: basic(t.owner.accessKey) })],
+    ['Basic credentials with an empty access key', () => ({ authorization: basic(`:${t.owner.secret}`) })],
+    ['Basic with text that is not base64', () => ({ authorization: 'Basic %%%not-base64%%%' })],
+    ['the right key with a wrong secret', () => ({ authorization: basicAuth({ ...t.owner, secret: 'wrong' }) })],
+    ['the right key with an empty secret', () => ({ authorization: basic(`${t.owner.accessKey}:`) })],
+    ['the right key with another key’s secret', () => ({ authorization: basicAuth({ ...t.owner, secret: admin.secret }) })],
+    ['an unknown access key', () => ({ authorization: basicAuth({ accessKey: 'KANOSUCHKEY', secret: t.owner.secret }) })],
+    ['an overlong access key', () => ({ authorization: basicAuth({ accessKey: 'K'.repeat(500), secret: 'x' }) })],
+  ]
+  for (const [name, headers] of unauthorizedCases) {
+    it(`answers 401 with WWW-Authenticate for ${name}`, async () => {
+      const response = await t.request({ method: 'GET', url: COUNTERPARTIES, headers: headers(), as: null })
+      expectError(response, 401, 'unauthorized')
+      expect(response.headers['www-authenticate']).toMatch(CHALLENGE)
+    })
+  }
+
+  it('answers 401 before anything else on writes, and creates nothing', async () => {
+    const before = await countCounterparties(t)
+    const response = await t.request({ method: 'POST', url: COUNTERPARTIES, body: counterpartyBody(), as: null })
+    expectError(response, 401, 'unauthorized')
+    expect(response.headers['www-authenticate']).toMatch(CHALLENGE)
+    expect(await countCounterparties(t)).toBe(before)
+  })
+
+  it('answers 401 even for a body that would not validate (auth comes first)', async () => {
+    const response = await t.request({ method: 'POST', url: COUNTERPARTIES, body: { nonsense: true }, as: null })
+    expectError(response, 401, 'unauthorized')
+  })
+
+  it('also guards /v1/idempotency-test', async () => {
+    const response = await t.request({ method: 'POST', url: '/v1/idempotency-test', as: null })
+    expectError(response, 401, 'unauthorized')
+    expect(response.headers['www-authenticate']).toMatch(CHALLENGE)
+  })
+
+  it('accepts the scheme name case-insensitively (RFC 9110 §11.1)', async () => {
+    const headers = { authorization: basicAuth(t.owner).replace('Basic', 'basic') }
+    const response = await t.request({ method: 'GET', url: COUNTERPARTIES, headers, as: null })
+    expect(response.statusCode).toBe(200)
+  })
+})
+
+describe('permissions: a role lacking the permission gets 403', () => {
+  it('lets a read-only key list and read', async () => {
+    const counterparty = await createCounterparty(t)
+    expect((await t.request({ method: 'GET', url: COUNTERPARTIES, as: readOnly })).statusCode).toBe(200)
+    const read = await t.request({ method: 'GET', url: `${COUNTERPARTIES}/${counterparty.id}`, as: readOnly })
+    expect(read.statusCode).toBe(200)
+    expect(read.json().id).toBe(counterparty.id)
+  })
+
+  it('refuses a read-only key on POST with 403 and creates nothing', async () => {
+    const before = await countCounterparties(t)
+    const response = await t.request({ method: 'POST', url: COUNTERPARTIES, body: counterpartyBody(), as: readOnly })
+    const body = expectError(response, 403, 'forbidden')
+    expect(body.message).toContain('counterparties:create')
+    expect(response.headers['www-authenticate']).toBeUndefined()
+    expect(await countCounterparties(t)).toBe(before)
+  })
+
+  it('refuses a read-only key on PATCH with 403 and changes nothing', async () => {
+    const counterparty = await createCounterparty(t)
+    const response = await t.request({
+      method: 'PATCH',
+      url: `${COUNTERPARTIES}/${counterparty.id}`,
+      headers: { 'if-match': counterparty.etag },
+      body: [{ op: 'replace', path: '/legalName', value: 'Changed' }],
+      as: readOnly,
+    })
+    expectError(response, 403, 'forbidden')
+    const after = await t.request({ method: 'GET', url: `${COUNTERPARTIES}/${counterparty.id}` })
+    expect(after.json()).toMatchObject({ legalName: counterparty.legalName, version: 1 })
+  })
+
+  it('refuses a read-only key on DELETE with 403 and deletes nothing', async () => {
+    const counterparty = await createCounterparty(t)
+    const response = await t.request({ method: 'DELETE', url: `${COUNTERPARTIES}/${counterparty.id}`, as: readOnly })
+    expectError(response, 403, 'forbidden')
+    expect((await t.request({ method: 'GET', url: `${COUNTERPARTIES}/${counterparty.id}` })).statusCode).toBe(200)
+  })
+
+  it('lets an admin key create, update and delete', async () => {
+    const counterparty = await createCounterparty(t, {}, admin)
+    const patched = await t.request({
+      method: 'PATCH',
+      url: `${COUNTERPARTIES}/${counterparty.id}`,
+      headers: { 'if-match': counterparty.etag },
+      body: [{ op: 'replace', path: '/legalName', value: 'By admin' }],
+      as: admin,
+    })
+    expect(patched.statusCode).toBe(200)
+    expect((await t.request({ method: 'DELETE', url: `${COUNTERPARTIES}/${counterparty.id}`, as: admin })).statusCode).toBe(204)
+  })
+})
+
+describe('tenancy: everything is scoped to the key’s organization', () => {
+  let other: Credentials
+  let foreign: { id: string; etag: string }
+  beforeAll(async () => {
+    other = await t.newOrganization()
+    foreign = await createCounterparty(t, { externalId: 'foreign-1' }, other)
+  })
+
+  it('answers 404 (not 403) for another organization’s counterparty on GET, by id and by externalId', async () => {
+    const byId = await t.request({ method: 'GET', url: `${COUNTERPARTIES}/${foreign.id}` })
+    expectError(byId, 404, 'not_found')
+    const byExternalId = await t.request({ method: 'GET', url: `${COUNTERPARTIES}/external:foreign-1` })
+    expectError(byExternalId, 404, 'not_found')
+  })
+
+  it('answers 404 on PATCH and DELETE of another organization’s counterparty and leaves it untouched', async () => {
+    const patch = await t.request({
+      method: 'PATCH',
+      url: `${COUNTERPARTIES}/${foreign.id}`,
+      headers: { 'if-match': foreign.etag },
+      body: [{ op: 'replace', path: '/legalName', value: 'Hijacked' }],
+    })
+    expectError(patch, 404, 'not_found')
+    expectError(await t.request({ method: 'DELETE', url: `${COUNTERPARTIES}/${foreign.id}` }), 404, 'not_found')
+    const own = await t.request({ method: 'GET', url: `${COUNTERPARTIES}/${foreign.id}`, as: other })
+    expect(own.statusCode).toBe(200)
+    expect(own.json()).toMatchObject({ legalName: 'Acme GmbH', version: 1 })
+  })
+
+  it('lists only the organization’s own counterparties', async () => {
+    const list = await t.request({ method: 'GET', url: `${COUNTERPARTIES}?limit=500` })
+    const ids = (list.json().items as { id: string }[]).map((item) => item.id)
+    expect(ids).not.toContain(foreign.id)
+    const theirs = await t.request({ method: 'GET', url: COUNTERPARTIES, as: other })
+    expect((theirs.json().items as { id: string }[]).map((item) => item.id)).toEqual([foreign.id])
+  })
+
+  it('lets each organization use the same externalId', async () => {
+    const mine = await createCounterparty(t, { externalId: 'foreign-1' })
+    const read = await t.request({ method: 'GET', url: `${COUNTERPARTIES}/external:foreign-1` })
+    expect(read.json().id).toBe(mine.id)
+  })
+
+  it('answers 404 for the other organization’s external accounts', async () => {
+    const accountId = (foreign as unknown as { accounts: { id: string }[] }).accounts[0]!.id
+    expectError(await t.request({ method: 'GET', url: `/payments/v2/external-accounts/${accountId}` }), 404, 'not_found')
+  })
+})
