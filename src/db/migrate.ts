@@ -1,11 +1,15 @@
 import { Migrator, type Kysely, type Migration } from 'kysely'
 import * as foundation from './migrations/0001-foundation.js'
 import * as financialData from './migrations/0002-financial-data.js'
+import * as sandboxBank from './migrations/0003-sandbox-bank.js'
+import * as payments from './migrations/0004-payments.js'
 
 /** Migrations are listed here in order; names never change once released. */
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-financial-data': financialData,
+  '0003-sandbox-bank': sandboxBank,
+  '0004-payments': payments,
 }
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {

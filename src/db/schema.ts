@@ -163,6 +163,127 @@ export interface BalancesTable {
   version: number
 }
 
+export interface PaymentsTable {
+  id: string
+  organization_id: string
+  kind: 'CREDIT_TRANSFER' | 'DIRECT_DEBIT'
+  external_id: string | null
+  status: string
+  status_reason: string | null
+  amount: number
+  currency: string
+  scheme: string
+  date: string
+  reference: string
+  /** The own account: the source of a credit transfer, the destination of a direct debit. */
+  account_id: string
+  external_account_id: string | null
+  counterparty_id: string | null
+  mandate_id: string | null
+  /** Snapshot of the mandate a direct debit collects under. */
+  mandate: string | null
+  source: string
+  source_holder: string
+  destination: string
+  destination_holder: string
+  creator_user_id: string
+  connection_instruction_id: string | null
+  attached_transactions: string
+  metadata: string
+  version: number
+  created: string
+  updated: string
+}
+
+export interface PaymentApprovalStepsTable {
+  id: string
+  payment_id: string
+  approval_chain_id: string | null
+  position: number
+  required_role_ids: string
+  required_user_ids: string
+  allow_creator_approval: number
+  auto_approved: number
+  status: 'PENDING' | 'APPROVED' | 'REJECTED'
+  approver_user_id: string | null
+  updated: string | null
+}
+
+export interface MandatesTable {
+  id: string
+  organization_id: string
+  external_id: string | null
+  external_account_id: string
+  counterparty_id: string
+  scheme: string
+  creditor_reference: string
+  mandate_reference: string
+  signature_date: string
+  status: string
+  metadata: string
+  version: number
+  created: string
+  updated: string
+}
+
+export interface ApprovalChainsTable {
+  id: string
+  organization_id: string
+  name: string
+  trigger: string
+  steps: string
+  auto_approve: number
+  auto_approve_below: number | null
+  version: number
+  created: string
+  updated: string
+  deleted_at: string | null
+}
+
+/** The sandbox bank's clock of one organization: its simulated business date. */
+export interface SandboxBanksTable {
+  organization_id: string
+  today: string
+  version: number
+  created: string
+  updated: string
+}
+
+/** Where a sandbox account's ledger starts: booked balance = opening_balance + entries dated from opening_date on. */
+export interface SandboxAccountsTable {
+  account_id: string
+  organization_id: string
+  opening_balance: number
+  opening_date: string
+  created: string
+}
+
+/** A payment instruction the sandbox bank received; amount is positive minor units. */
+export interface SandboxInstructionsTable {
+  id: string
+  organization_id: string
+  account_id: string
+  payment_type: 'CREDIT_TRANSFER' | 'DIRECT_DEBIT'
+  payment_id: string
+  amount: number
+  currency: string
+  execution_date: string
+  counterparty_name: string
+  counterparty_iban: string
+  counterparty_bic: string | null
+  reference: string | null
+  end_to_end_id: string
+  mandate_reference: string | null
+  status: 'PENDING_AT_BANK' | 'ACCEPTED' | 'EXECUTED' | 'FAILED' | 'RETURNED'
+  reason_code: string | null
+  booked_date: string | null
+  transaction_id: string | null
+  return_transaction_id: string | null
+  version: number
+  created: string
+  updated: string
+}
+
 export interface DatabaseSchema {
   organizations: OrganizationsTable
   roles: RolesTable
@@ -173,6 +294,13 @@ export interface DatabaseSchema {
   external_accounts: ExternalAccountsTable
   transactions: TransactionsTable
   balances: BalancesTable
+  payments: PaymentsTable
+  payment_approval_steps: PaymentApprovalStepsTable
+  mandates: MandatesTable
+  approval_chains: ApprovalChainsTable
   events: EventsTable
   idempotency_keys: IdempotencyKeysTable
+  sandbox_banks: SandboxBanksTable
+  sandbox_accounts: SandboxAccountsTable
+  sandbox_instructions: SandboxInstructionsTable
 }

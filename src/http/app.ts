@@ -5,7 +5,7 @@ import type { Database } from '../db/database.js'
 import { createAuthenticator } from '../iam/authenticate.js'
 import { idempotencyTestRoutes, registerIdempotency } from '../idempotency/index.js'
 import { accountRoutes, balanceRoutes, transactionRoutes } from '../financial-data/index.js'
-import { counterpartyRoutes, externalAccountRoutes } from '../payments/index.js'
+import { counterpartyRoutes, creditTransferRoutes, externalAccountRoutes } from '../payments/index.js'
 import type { ApiApp } from './api-app.js'
 import { registerApiGuard } from './api-guard.js'
 import { ApiError } from './errors.js'
@@ -73,6 +73,7 @@ export async function buildApp(options: AppOptions): Promise<ApiApp> {
     balanceRoutes(api)
     counterpartyRoutes(api)
     externalAccountRoutes(api)
+    creditTransferRoutes(api, () => undefined)
   })
 
   return app

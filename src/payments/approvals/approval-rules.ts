@@ -1,0 +1,132 @@
+import { ApiError } from '../../http/errors.js'
+import type { Actor } from '../../iam/actor.js'
+
+/**
+ * Approval chains (spec: Approval rules; reference §4) as pure functions: which steps a new
+ * payment gets, and whether an actor may approve one of them.
+ */
+
+export type PaymentKind = 'CREDIT_TRANSFER' | 'DIRECT_DEBIT'
+
+export interface InOrNotIn {
+  in?: string[]
+  notIn?: string[]
+}
+
+/** Every given condition must hold for the chain to apply. */
+export interface ChainTrigger {
+  paymentTypes?: PaymentKind[]
+  accountIds?: InOrNotIn
+  creatorRoleIds?: InOrNotIn
+  currency?: string
+  /** Minor units of `currency` (required with an amount condition: thresholds are not converted). */
+  amountAtLeast?: number
+  amountBelow?: number
+}
+
+export interface ChainStep {
+  requiredRoleIds: string[]
+  requiredUserIds: string[]
+  allowCreatorApproval: boolean
+}
+
+export interface ApprovalChain {
+  id: string
+  trigger: ChainTrigger
+  steps: ChainStep[]
+  /** Straight-through processing: matching payments need no human approval (opt-in). */
+  autoApprove: boolean
+  /** Matching payments below this amount (minor units of trigger.currency) are approved automatically. */
+  autoApproveBelow?: number
+}
+
+export interface PaymentFacts {
+  kind: PaymentKind
+  accountId: string
+  currency: string
+  amount: number
+  creatorRoleId: string
+}
+
+export interface PlannedStep {
+  approvalChainId: string | null
+  requiredRoleIds: string[]
+  requiredUserIds: string[]
+  allowCreatorApproval: boolean
+  autoApproved: boolean
+}
+
+function satisfies(value: string, condition: InOrNotIn | undefined): boolean {
+  if (!condition) return true
+  if (condition.in && !condition.in.includes(value)) return false
+  if (condition.notIn && condition.notIn.includes(value)) return false
+  return true
+}
+
+export function chainMatches(trigger: ChainTrigger, payment: PaymentFacts): boolean {
+  if (trigger.paymentTypes && !trigger.paymentTypes.includes(payment.kind)) return false
+  if (!satisfies(payment.accountId, trigger.accountIds)) return false
+  if (!satisfies(payment.creatorRoleId, trigger.creatorRoleIds)) return false
+  if (trigger.currency !== undefined && trigger.currency !== payment.currency) return false
+  if (trigger.amountAtLeast !== undefined && payment.amount < trigger.amountAtLeast) return false
+  if (trigger.amountBelow !== undefined && payment.amount >= trigger.amountBelow) return false
+  return true
+}
+
+/**
+ * Every matching chain adds its steps (in chain order). No chain, or none matching: the
+ * organization's Owner must approve, and may approve their own payment (a one-person
+ * organization must be able to pay).
+ */
+export function plannedSteps(chains: ApprovalChain[], payment: PaymentFacts, ownerRoleId: string): PlannedStep[] {
+  const matching = chains.filter((chain) => chainMatches(chain.trigger, payment))
+  if (matching.length === 0) {
+    return [{ approvalChainId: null, requiredRoleIds: [ownerRoleId], requiredUserIds: [], allowCreatorApproval: true, autoApproved: false }]
+  }
+  return matching.flatMap((chain): PlannedStep[] => {
+    const automatic = chain.autoApprove || (chain.autoApproveBelow !== undefined && payment.amount < chain.autoApproveBelow)
+    if (automatic || chain.steps.length === 0) {
+      return [{ approvalChainId: chain.id, requiredRoleIds: [], requiredUserIds: [], allowCreatorApproval: false, autoApproved: true }]
+    }
+    return chain.steps.map((step) => ({
+      approvalChainId: chain.id,
+      requiredRoleIds: step.requiredRoleIds,
+      requiredUserIds: step.requiredUserIds,
+      allowCreatorApproval: step.allowCreatorApproval,
+      autoApproved: false,
+    }))
+  })
+}
+
+export interface StepState {
+  id: string
+  approvalChainId: string | null
+  requiredRoleIds: string[]
+  requiredUserIds: string[]
+  allowCreatorApproval: boolean
+  status: 'PENDING' | 'APPROVED' | 'REJECTED'
+  approverUserId: string | null
+}
+
+/**
+ * May `actor` approve `step` of a payment `creatorUserId` created?
+ * @throws ApiError conflict (409) for a decided step; forbidden (403) for a user without the step's
+ * role or name, the creator where the step does not allow it, or a second step of one chain.
+ */
+export function checkApprover(step: StepState, steps: StepState[], actor: Actor, creatorUserId: string): void {
+  if (step.status !== 'PENDING') throw new ApiError('conflict', `The approval step ${step.id} is already ${step.status}`)
+  const byRole = step.requiredRoleIds.includes(actor.roleId)
+  const byName = step.requiredUserIds.includes(actor.userId)
+  if (!byRole && !byName) throw new ApiError('forbidden', "The required approver roles or users didn't match this user")
+  if (actor.userId === creatorUserId && !step.allowCreatorApproval) {
+    throw new ApiError('forbidden', 'The creator of a payment may not approve this step of it')
+  }
+  const approvedAnotherStepOfChain = steps.some(
+    (other) =>
+      other.id !== step.id &&
+      other.approvalChainId !== null &&
+      other.approvalChainId === step.approvalChainId &&
+      other.approverUserId === actor.userId,
+  )
+  if (approvedAnotherStepOfChain) throw new ApiError('forbidden', 'One user may not approve two steps of the same approval chain')
+}

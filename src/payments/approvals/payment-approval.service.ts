@@ -1,0 +1,81 @@
+import type { Database } from '../../db/database.js'
+import type { PaymentApprovalStepsTable } from '../../db/schema.js'
+import { ApiError, invalidField } from '../../http/errors.js'
+import type { ResourceRef } from '../../http/resource-ref.js'
+import type { CommandContext } from '../../shared/command-context.js'
+import { nowIso } from '../../shared/clock.js'
+import { findPayment, transitionPayment, serializePayment, type Payment } from '../lifecycle/payment.js'
+import type { PaymentKind } from '../lifecycle/payment.repo.js'
+import { paymentRepo } from '../lifecycle/payment.repo.js'
+import { checkApprover, type StepState } from './approval-rules.js'
+
+function stepState(row: PaymentApprovalStepsTable): StepState {
+  return {
+    id: row.id,
+    approvalChainId: row.approval_chain_id,
+    requiredRoleIds: JSON.parse(row.required_role_ids) as string[],
+    requiredUserIds: JSON.parse(row.required_user_ids) as string[],
+    allowCreatorApproval: row.allow_creator_approval === 1,
+    status: row.status,
+    approverUserId: row.approver_user_id,
+  }
+}
+
+/** Approving and rejecting payments of either kind (spec: Approval rules; reference §3.3). */
+export function createPaymentApprovalService(database: Database, onApproved: () => void) {
+  return {
+    /**
+     * Approves one step; the last one makes the payment APPROVED (event FULLY_APPROVED) and due for submission.
+     * @throws ApiError not_found (404), invalid_request (400: unknown step), forbidden (403: role, creator,
+     * separation of duties), conflict (409: not awaiting approval, step decided, or a racing approval won).
+     */
+    async approve(ctx: CommandContext, kind: PaymentKind, ref: ResourceRef, approvalStepId: string): Promise<Payment> {
+      const payment = await ctx.transaction(async (trx) => {
+        const current = await findPayment(trx, ctx.actor.organizationId, kind, ref)
+        if (current.status !== 'CREATED') {
+          throw new ApiError('conflict', `The payment is ${current.status}; only a CREATED payment awaits approval`)
+        }
+        const steps = await paymentRepo.steps(trx, [current.id])
+        const step = steps.find((candidate) => candidate.id === approvalStepId)
+        if (!step) throw invalidField('approvalStepId', 'is not an approval step of this payment')
+        checkApprover(stepState(step), steps.map(stepState), ctx.actor, current.creator_user_id)
+        const now = nowIso()
+        if (!(await paymentRepo.decideStep(trx, step.id, { status: 'APPROVED', approverUserId: ctx.actor.userId, updated: now }))) {
+          throw new ApiError('conflict', `The approval step ${step.id} was decided by another request`)
+        }
+        const stillPending = steps.some((other) => other.id !== step.id && other.status === 'PENDING')
+        if (stillPending) {
+          // A step decision changes the payment: bump its version so concurrent decisions serialize.
+          if (!(await paymentRepo.update(trx, current.id, current.version, { updated: now }))) {
+            throw new ApiError('conflict', 'The payment changed while this approval ran; fetch it again')
+          }
+          return serializePayment(trx, await findPayment(trx, ctx.actor.organizationId, kind, ref))
+        }
+        return transitionPayment(trx, current, 'APPROVED', { originator: ctx.actor.userId, message: 'All approval steps approved' })
+      })
+      if (payment.status === 'APPROVED') onApproved()
+      return payment
+    },
+
+    /**
+     * Rejects a payment awaiting approval (final); any user with the approve permission may, without the step's role.
+     * @throws ApiError not_found (404), conflict (409: not awaiting approval).
+     */
+    async reject(ctx: CommandContext, kind: PaymentKind, ref: ResourceRef, reason: string | undefined): Promise<Payment> {
+      return ctx.transaction(async (trx) => {
+        const current = await findPayment(trx, ctx.actor.organizationId, kind, ref)
+        if (current.status !== 'CREATED') {
+          throw new ApiError('conflict', `The payment is ${current.status}; only a CREATED payment can be rejected`)
+        }
+        const steps = await paymentRepo.steps(trx, [current.id])
+        const pending = steps.find((step) => step.status === 'PENDING')
+        if (pending) await paymentRepo.decideStep(trx, pending.id, { status: 'REJECTED', approverUserId: ctx.actor.userId, updated: nowIso() })
+        return transitionPayment(trx, current, 'REJECTED', {
+          originator: ctx.actor.userId,
+          message: reason ?? 'Rejected',
+        })
+      })
+    },
+  }
+}
+

@@ -1,0 +1,76 @@
+import { getCountrySpecifications } from 'ibantools'
+import { invalidField } from '../../http/errors.js'
+import type { AccountIdentifier } from '../../shared/common.schemas.js'
+import { CREDIT_TRANSFER_SCHEMES } from './credit-transfer.schemas.js'
+
+/**
+ * The checks a bank would otherwise make days later, made at creation so a payment that cannot
+ * be executed is refused at once with the field at fault. Pure functions; unit-tested.
+ */
+
+/** reference §2.7: not in the past, at most 60 days ahead. Dates are compared as yyyy-mm-dd. */
+export const MAX_DAYS_AHEAD = 60
+
+export function addDays(date: string, days: number): string {
+  const next = new Date(`${date}T00:00:00Z`)
+  next.setUTCDate(next.getUTCDate() + days)
+  return next.toISOString().slice(0, 10)
+}
+
+/** @throws ApiError (400, field `date`) */
+export function checkExecutionDate(date: string, today: string): void {
+  if (date < today) throw invalidField('date', `must not be in the past (today is ${today})`)
+  const latest = addDays(today, MAX_DAYS_AHEAD)
+  if (date > latest) throw invalidField('date', `must be at most ${MAX_DAYS_AHEAD} days ahead (${latest})`)
+}
+
+/** The SEPA (EPC) Latin character set for remittance information. */
+const SEPA_CHARACTERS = /^[A-Za-z0-9/\-?:().,'+ ]+$/
+
+/** EPC: an SCT Inst may carry at most 100,000.00 EUR. */
+export const SCT_INST_MAX_MINOR_UNITS = 100_000_00
+
+function ibanOf(identifiers: AccountIdentifier[]): string | undefined {
+  return identifiers.find((identifier) => identifier.type === 'IBAN')?.number
+}
+
+function isSepaIban(iban: string): boolean {
+  return getCountrySpecifications()[iban.slice(0, 2)]?.SEPA === true
+}
+
+export interface SchemeCheck {
+  scheme: string
+  currency: string
+  amount: number
+  reference: string
+  sourceIdentifiers: AccountIdentifier[]
+  destinationIdentifiers: AccountIdentifier[]
+}
+
+/**
+ * SCT and SCT_INST: EUR only, IBANs in SEPA countries on both sides, SEPA characters in the
+ * reference, and the SCT Inst amount ceiling.
+ * @throws ApiError (400) naming the field at fault.
+ */
+export function checkScheme(payment: SchemeCheck): void {
+  if (!(CREDIT_TRANSFER_SCHEMES as readonly string[]).includes(payment.scheme)) {
+    throw invalidField('scheme', `${payment.scheme} is not supported; supported schemes: ${CREDIT_TRANSFER_SCHEMES.join(', ')}`)
+  }
+  if (payment.currency !== 'EUR') throw invalidField('amount.currency', `${payment.scheme} payments are in EUR only`)
+  const sourceIban = ibanOf(payment.sourceIdentifiers)
+  if (!sourceIban || !isSepaIban(sourceIban)) throw invalidField('source.id', `${payment.scheme} needs a source account with an IBAN in a SEPA country`)
+  const destinationIban = ibanOf(payment.destinationIdentifiers)
+  if (!destinationIban || !isSepaIban(destinationIban)) {
+    throw invalidField('destination.id', `${payment.scheme} needs a destination account with an IBAN in a SEPA country`)
+  }
+  if (!SEPA_CHARACTERS.test(payment.reference)) {
+    throw invalidField('reference', "may only hold the SEPA characters a-z A-Z 0-9 / - ? : ( ) . , ' + and space")
+  }
+  if (payment.scheme === 'SCT_INST' && payment.amount > SCT_INST_MAX_MINOR_UNITS) {
+    throw invalidField('amount.value', 'SCT_INST payments are limited to 100000.00 EUR')
+  }
+}
+
+export function todayUtc(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10)
+}

@@ -1,0 +1,82 @@
+/**
+ * The payment lifecycle (reference §3) as a pure transition table, shared by credit transfers
+ * and direct debits:
+ *
+ *   CREATED → APPROVED | REJECTED
+ *   APPROVED → PENDING_SUBMISSION → SENT → ACCEPTED | PENDING_AT_BANK | FAILED
+ *   PENDING_AT_BANK → ACCEPTED | FAILED;  ACCEPTED → EXECUTED | FAILED
+ *   EXECUTED → RECONCILED | RETURNED;  RECONCILED → RETURNED
+ *
+ * REJECTED, FAILED and RETURNED are final; RECONCILED is final unless the bank returns the payment.
+ */
+export const PAYMENT_STATUSES = [
+  'CREATED',
+  'APPROVED',
+  'REJECTED',
+  'PENDING_SUBMISSION',
+  'SENT',
+  'PENDING_AT_BANK',
+  'ACCEPTED',
+  'EXECUTED',
+  'RECONCILED',
+  'FAILED',
+  'RETURNED',
+] as const
+
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
+
+const TRANSITIONS: Record<PaymentStatus, readonly PaymentStatus[]> = {
+  CREATED: ['APPROVED', 'REJECTED'],
+  APPROVED: ['PENDING_SUBMISSION'],
+  REJECTED: [],
+  PENDING_SUBMISSION: ['SENT', 'FAILED'],
+  SENT: ['ACCEPTED', 'PENDING_AT_BANK', 'FAILED'],
+  PENDING_AT_BANK: ['ACCEPTED', 'FAILED'],
+  ACCEPTED: ['EXECUTED', 'FAILED'],
+  EXECUTED: ['RECONCILED', 'RETURNED'],
+  RECONCILED: ['RETURNED'],
+  FAILED: [],
+  RETURNED: [],
+}
+
+/** The event name a transition into a status is recorded under (reference §2.11 names where known). */
+export const EVENT_NAME_FOR_STATUS: Record<PaymentStatus, string> = {
+  CREATED: 'CREATED',
+  APPROVED: 'FULLY_APPROVED',
+  REJECTED: 'REJECTED',
+  PENDING_SUBMISSION: 'PENDING_SUBMISSION',
+  SENT: 'SENT_TO_BANK',
+  PENDING_AT_BANK: 'PENDING_AT_BANK',
+  ACCEPTED: 'ACCEPTED_BY_BANK',
+  EXECUTED: 'EXECUTED',
+  RECONCILED: 'RECONCILED',
+  FAILED: 'FAILED',
+  RETURNED: 'RETURNED',
+}
+
+export function canTransition(from: PaymentStatus, to: PaymentStatus): boolean {
+  return TRANSITIONS[from].includes(to)
+}
+
+export function isFinal(status: PaymentStatus): boolean {
+  return TRANSITIONS[status].length === 0
+}
+
+/** Statuses in which the requested execution date may still change (before submission is scheduled). */
+export function isDateEditable(status: PaymentStatus): boolean {
+  return status === 'CREATED' || status === 'APPROVED'
+}
+
+export class IllegalTransitionError extends Error {
+  constructor(
+    readonly from: PaymentStatus,
+    readonly to: PaymentStatus,
+  ) {
+    super(`A payment cannot move from ${from} to ${to}`)
+  }
+}
+
+/** @throws IllegalTransitionError when the table has no such move. */
+export function assertTransition(from: PaymentStatus, to: PaymentStatus): void {
+  if (!canTransition(from, to)) throw new IllegalTransitionError(from, to)
+}

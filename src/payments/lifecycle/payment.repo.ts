@@ -1,0 +1,124 @@
+import type { Executor } from '../../db/database.js'
+import type { PaymentApprovalStepsTable, PaymentsTable } from '../../db/schema.js'
+import { keysetAfter, type PageRequest } from '../../http/pagination.js'
+import { etagOf } from '../../http/preconditions.js'
+import type { ResourceRef } from '../../http/resource-ref.js'
+import { toAmount } from '../../shared/money.js'
+import type { AccountHolder, AccountSnapshot, ApprovalStep, StatusReason } from './payment.schemas.js'
+import type { PaymentStatus } from './payment-status.js'
+
+export type PaymentKind = PaymentsTable['kind']
+
+function toApprovalStep(row: PaymentApprovalStepsTable): ApprovalStep {
+  const requiredRoleIds = JSON.parse(row.required_role_ids) as string[]
+  const requiredUserIds = JSON.parse(row.required_user_ids) as string[]
+  return {
+    id: row.id,
+    ...(row.approval_chain_id !== null ? { approvalChainId: row.approval_chain_id } : {}),
+    ...(requiredRoleIds.length > 0 ? { requiredRoleIds } : {}),
+    ...(requiredUserIds.length > 0 ? { requiredUserIds } : {}),
+    status: row.status,
+    ...(row.approver_user_id !== null ? { approver: { id: row.approver_user_id } } : {}),
+    ...(row.updated !== null ? { updated: row.updated } : {}),
+    autoApproved: row.auto_approved === 1,
+    allowCreatorApproval: row.allow_creator_approval === 1,
+  }
+}
+
+/** The API shape both payment kinds share; each resource adds its own fields. */
+export function toPaymentFields(row: PaymentsTable, steps: PaymentApprovalStepsTable[]) {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    ...(row.external_id !== null ? { externalId: row.external_id } : {}),
+    amount: toAmount(row.amount, row.currency),
+    scheme: row.scheme,
+    date: row.date,
+    reference: row.reference,
+    status: row.status as PaymentStatus,
+    ...(row.status_reason !== null ? { statusReason: JSON.parse(row.status_reason) as StatusReason } : {}),
+    source: JSON.parse(row.source) as AccountSnapshot,
+    sourceHolder: JSON.parse(row.source_holder) as AccountHolder,
+    destination: JSON.parse(row.destination) as AccountSnapshot,
+    destinationHolder: JSON.parse(row.destination_holder) as AccountHolder,
+    approvalSteps: steps.map(toApprovalStep),
+    creatorUserId: row.creator_user_id,
+    ...(row.connection_instruction_id !== null ? { connectionInstructionId: row.connection_instruction_id } : {}),
+    attachedTransactions: JSON.parse(row.attached_transactions) as Array<{ type: 'TRANSACTION'; id: string }>,
+    metadata: JSON.parse(row.metadata) as Record<string, string>,
+    version: row.version,
+    etag: etagOf(row.version),
+    created: row.created,
+    updated: row.updated,
+  }
+}
+
+export interface PaymentFilters {
+  accountId?: string
+  counterpartyId?: string
+  status?: string
+  externalId?: string
+  dateFrom?: string
+  dateTo?: string
+}
+
+export type PaymentChanges = Partial<
+  Pick<PaymentsTable, 'status' | 'status_reason' | 'date' | 'connection_instruction_id' | 'attached_transactions'>
+> &
+  Pick<PaymentsTable, 'updated'>
+
+export const paymentRepo = {
+  async insert(trx: Executor, row: PaymentsTable, steps: PaymentApprovalStepsTable[]): Promise<void> {
+    await trx.insertInto('payments').values(row).execute()
+    if (steps.length > 0) await trx.insertInto('payment_approval_steps').values(steps).execute()
+  },
+
+  async find(db: Executor, organizationId: string, kind: PaymentKind, ref: ResourceRef): Promise<PaymentsTable | undefined> {
+    const query = db.selectFrom('payments').selectAll().where('organization_id', '=', organizationId).where('kind', '=', kind)
+    return ('id' in ref ? query.where('id', '=', ref.id) : query.where('external_id', '=', ref.externalId)).executeTakeFirst()
+  },
+
+  async steps(db: Executor, paymentIds: string[]): Promise<PaymentApprovalStepsTable[]> {
+    if (paymentIds.length === 0) return []
+    return db.selectFrom('payment_approval_steps').selectAll().where('payment_id', 'in', paymentIds).orderBy('position').execute()
+  },
+
+  /** Newest date first; fetches `limit + 1` rows for the pager. */
+  async list(db: Executor, organizationId: string, kind: PaymentKind, filters: PaymentFilters, page: PageRequest): Promise<PaymentsTable[]> {
+    let query = db.selectFrom('payments').selectAll().where('organization_id', '=', organizationId).where('kind', '=', kind)
+    if (filters.accountId) query = query.where('account_id', '=', filters.accountId)
+    if (filters.counterpartyId) query = query.where('counterparty_id', '=', filters.counterpartyId)
+    if (filters.status) query = query.where('status', '=', filters.status)
+    if (filters.externalId) query = query.where('external_id', '=', filters.externalId)
+    if (filters.dateFrom) query = query.where('date', '>=', filters.dateFrom)
+    if (filters.dateTo) query = query.where('date', '<=', filters.dateTo)
+    if (page.after) query = query.where(keysetAfter(['date', 'id'], 'desc', page.after))
+    return query.orderBy('date', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute()
+  },
+
+  /** Writes changes and bumps the version if the payment is still at `expectedVersion`; false when another writer won. */
+  async update(trx: Executor, id: string, expectedVersion: number, changes: PaymentChanges): Promise<boolean> {
+    const result = await trx
+      .updateTable('payments')
+      .set({ ...changes, version: expectedVersion + 1 })
+      .where('id', '=', id)
+      .where('version', '=', expectedVersion)
+      .executeTakeFirst()
+    return Number(result.numUpdatedRows) === 1
+  },
+
+  /** Decides a pending step; false when it was decided meanwhile. */
+  async decideStep(
+    trx: Executor,
+    stepId: string,
+    decision: { status: 'APPROVED' | 'REJECTED'; approverUserId: string; updated: string },
+  ): Promise<boolean> {
+    const result = await trx
+      .updateTable('payment_approval_steps')
+      .set({ status: decision.status, approver_user_id: decision.approverUserId, updated: decision.updated })
+      .where('id', '=', stepId)
+      .where('status', '=', 'PENDING')
+      .executeTakeFirst()
+    return Number(result.numUpdatedRows) === 1
+  },
+}

@@ -1,0 +1,89 @@
+import { Type, type Static } from 'typebox'
+import {
+  AccountIdentifier,
+  Address,
+  Etag,
+  ExternalId,
+  MarketCode,
+  Metadata,
+  ResourceId,
+  Timestamp,
+  Version,
+} from '../../shared/common.schemas.js'
+import { Amount } from '../../shared/money.js'
+import { PAYMENT_STATUSES } from './payment-status.js'
+
+/** Shapes credit transfers and direct debits share (reference §2.1, §2.7). */
+
+export const PaymentDate = Type.String({ format: 'date', description: 'Requested execution date, yyyy-mm-dd' })
+
+export const AccountSnapshot = Type.Object({
+  type: Type.Enum(['ACCOUNT', 'EXTERNAL_ACCOUNT']),
+  id: ResourceId,
+  organizationId: ResourceId,
+  market: MarketCode,
+  currency: Type.Optional(Type.String()),
+  identifiers: Type.Array(AccountIdentifier),
+  bic: Type.Optional(Type.String()),
+})
+export type AccountSnapshot = Static<typeof AccountSnapshot>
+
+export const AccountHolder = Type.Object({
+  type: Type.Enum(['COUNTERPARTY', 'ENTITY']),
+  id: ResourceId,
+  legalName: Type.String(),
+  partyType: Type.Optional(Type.Enum(['INDIVIDUAL', 'COMPANY'])),
+  address: Type.Optional(Address),
+})
+export type AccountHolder = Static<typeof AccountHolder>
+
+export const ApprovalStep = Type.Object({
+  id: ResourceId,
+  approvalChainId: Type.Optional(ResourceId),
+  requiredRoleIds: Type.Optional(Type.Array(ResourceId)),
+  requiredUserIds: Type.Optional(Type.Array(ResourceId)),
+  status: Type.Enum(['PENDING', 'APPROVED', 'REJECTED']),
+  approver: Type.Optional(Type.Object({ id: ResourceId })),
+  updated: Type.Optional(Timestamp),
+  autoApproved: Type.Boolean(),
+  allowCreatorApproval: Type.Boolean(),
+})
+export type ApprovalStep = Static<typeof ApprovalStep>
+
+export const StatusReason = Type.Object({
+  code: Type.String({ description: 'ISO 20022 status or return reason code, e.g. AM04, AC04' }),
+  message: Type.Optional(Type.String()),
+})
+export type StatusReason = Static<typeof StatusReason>
+
+/** The fields both payment resources carry in responses. */
+export const PaymentFields = {
+  id: ResourceId,
+  organizationId: ResourceId,
+  externalId: Type.Optional(ExternalId),
+  amount: Amount,
+  scheme: Type.String(),
+  date: PaymentDate,
+  reference: Type.String(),
+  status: Type.Enum([...PAYMENT_STATUSES]),
+  statusReason: Type.Optional(StatusReason),
+  source: AccountSnapshot,
+  sourceHolder: AccountHolder,
+  destination: AccountSnapshot,
+  destinationHolder: AccountHolder,
+  approvalSteps: Type.Array(ApprovalStep),
+  creatorUserId: ResourceId,
+  connectionInstructionId: Type.Optional(Type.String()),
+  attachedTransactions: Type.Array(Type.Object({ type: Type.Literal('TRANSACTION'), id: ResourceId })),
+  metadata: Metadata,
+  version: Version,
+  etag: Etag,
+  created: Timestamp,
+  updated: Timestamp,
+}
+
+export const ApproveBody = Type.Object({ approvalStepId: ResourceId }, { additionalProperties: false })
+export const RejectBody = Type.Object(
+  { reason: Type.Optional(Type.String({ maxLength: 255 })) },
+  { additionalProperties: false },
+)

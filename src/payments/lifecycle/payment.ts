@@ -1,0 +1,75 @@
+import type { Executor } from '../../db/database.js'
+import type { PaymentsTable } from '../../db/schema.js'
+import { recordEvent } from '../../events/index.js'
+import { ApiError } from '../../http/errors.js'
+import type { ResourceRef } from '../../http/resource-ref.js'
+import { nowIso } from '../../shared/clock.js'
+import { requireLive } from '../../shared/lookup.js'
+import { paymentRepo, toPaymentFields, type PaymentChanges, type PaymentKind } from './payment.repo.js'
+import type { StatusReason } from './payment.schemas.js'
+import { EVENT_NAME_FOR_STATUS, IllegalTransitionError, assertTransition, type PaymentStatus } from './payment-status.js'
+
+/** Webhook/event resource names of the two payment kinds. */
+export const PAYMENT_ENTITY_TYPE: Record<PaymentKind, string> = {
+  CREDIT_TRANSFER: 'credit_transfers',
+  DIRECT_DEBIT: 'direct_debits',
+}
+
+const RESOURCE_NAME: Record<PaymentKind, string> = { CREDIT_TRANSFER: 'credit transfer', DIRECT_DEBIT: 'direct debit' }
+
+export type Payment = ReturnType<typeof toPaymentFields> & { mandate?: Record<string, unknown> }
+
+export async function serializePayment(db: Executor, row: PaymentsTable): Promise<Payment> {
+  const fields = toPaymentFields(row, await paymentRepo.steps(db, [row.id]))
+  return row.mandate !== null ? { ...fields, mandate: JSON.parse(row.mandate) as Record<string, unknown> } : fields
+}
+
+/** @throws ApiError not_found (404) — also for another organization's payment. */
+export async function findPayment(db: Executor, organizationId: string, kind: PaymentKind, ref: ResourceRef): Promise<PaymentsTable> {
+  return requireLive(await paymentRepo.find(db, organizationId, kind, ref), RESOURCE_NAME[kind], ref)
+}
+
+export interface TransitionOptions {
+  originator: string
+  message?: string
+  statusReason?: StatusReason
+  changes?: Omit<PaymentChanges, 'status' | 'status_reason' | 'updated'>
+}
+
+/**
+ * Moves a payment along the lifecycle table and records the event, in the caller's transaction.
+ * @throws ApiError conflict (409) for a move the table forbids or when another writer changed the payment first.
+ */
+export async function transitionPayment(
+  trx: Executor,
+  current: PaymentsTable,
+  to: PaymentStatus,
+  options: TransitionOptions,
+): Promise<Payment> {
+  try {
+    assertTransition(current.status as PaymentStatus, to)
+  } catch (error) {
+    if (error instanceof IllegalTransitionError) throw new ApiError('conflict', error.message)
+    throw error
+  }
+  const changed = await paymentRepo.update(trx, current.id, current.version, {
+    ...options.changes,
+    status: to,
+    ...(options.statusReason ? { status_reason: JSON.stringify(options.statusReason) } : {}),
+    updated: nowIso(),
+  })
+  if (!changed) throw new ApiError('conflict', 'The payment changed while this request ran; fetch it again')
+  const row = await findPayment(trx, current.organization_id, current.kind, { id: current.id })
+  const payment = await serializePayment(trx, row)
+  await recordEvent(trx, {
+    organizationId: current.organization_id,
+    entityType: PAYMENT_ENTITY_TYPE[current.kind],
+    entityId: current.id,
+    type: 'UPDATED',
+    name: EVENT_NAME_FOR_STATUS[to],
+    originator: options.originator,
+    ...(options.message ?? options.statusReason?.message ? { message: options.message ?? options.statusReason?.message } : {}),
+    entity: payment,
+  })
+  return payment
+}
