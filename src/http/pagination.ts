@@ -62,6 +62,16 @@ function invalidToken(error: string): ApiError {
   ])
 }
 
+const MAX_SQL_INTEGER = 2 ** 31 - 1
+
+/** The fingerprint is no signature, so values are checked as if forged: they reach SQL as sort-key bounds. */
+function isCursorValue(part: unknown): part is CursorValue {
+  // PostgreSQL text cannot hold NUL; a bound containing one fails in the driver instead of matching nothing.
+  if (typeof part === 'string') return !part.includes('\u0000')
+  // Numeric sort keys are SQL integer columns (event sequences); anything else would fail the query.
+  return typeof part === 'number' && Number.isInteger(part) && Math.abs(part) <= MAX_SQL_INTEGER
+}
+
 function decodeCursor(token: string, fingerprint: string, keyLength: number): CursorValue[] {
   let decoded: unknown
   try {
@@ -70,11 +80,7 @@ function decodeCursor(token: string, fingerprint: string, keyLength: number): Cu
     throw invalidToken('not a token this API issued')
   }
   const { f, v } = (decoded ?? {}) as { f?: unknown; v?: unknown }
-  const valid =
-    typeof f === 'string' &&
-    Array.isArray(v) &&
-    v.length === keyLength &&
-    v.every((part) => typeof part === 'string' || (typeof part === 'number' && Number.isFinite(part)))
+  const valid = typeof f === 'string' && Array.isArray(v) && v.length === keyLength && v.every(isCursorValue)
   if (!valid) throw invalidToken('not a token this API issued')
   // spec: Pagination rules 4 — filters stay identical across the pages of one traversal.
   if (f !== fingerprint) throw invalidToken('it was issued for a different list or other filters; restart without a token')

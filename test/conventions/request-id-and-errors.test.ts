@@ -170,6 +170,31 @@ describe('the error envelope {status, code, message, requestId, details[{code, f
   })
 })
 
+describe('text PostgreSQL cannot store (U+0000) is a 400 naming the field on both backends', () => {
+  it('in a body field, nested ones included', async () => {
+    const top = await t.request({ method: 'POST', url: COUNTERPARTIES, body: counterpartyBody({ legalName: 'a\u0000b' }) })
+    expect(expectError(top, 400, 'invalid_request').details?.[0]).toMatchObject({ field: 'legalName', code: 'invalid_value' })
+    const nested = await t.request({ method: 'POST', url: COUNTERPARTIES, body: counterpartyBody({ metadata: { note: '\u0000' } }) })
+    expect(expectError(nested, 400, 'invalid_request').details?.[0]?.field).toBe('metadata.note')
+  })
+
+  it('in a query filter', async () => {
+    const response = await t.request({ method: 'GET', url: `${COUNTERPARTIES}?query=%00abc` })
+    expect(expectError(response, 400, 'invalid_request').details?.[0]?.field).toBe('query')
+  })
+
+  it('in a JSON Patch value', async () => {
+    const counterparty = await createCounterparty(t)
+    const response = await t.request({
+      method: 'PATCH',
+      url: `${COUNTERPARTIES}/${counterparty.id}`,
+      headers: { 'if-match': counterparty.etag },
+      body: [{ op: 'replace', path: '/legalName', value: 'x\u0000' }],
+    })
+    expect(expectError(response, 400, 'invalid_request').details?.[0]?.field).toBe('0.value')
+  })
+})
+
 describe('500s leak nothing', () => {
   let broken: TestApp
   beforeAll(async () => {
