@@ -5,11 +5,11 @@ import { createAccessKey, RoleNotFoundError } from '../iam/index.js'
 import { createSandboxOrganization, organizationExists } from '../organizations/organization.service.js'
 import { serve } from '../server.js'
 
-/** Runs a command against DATABASE_URL (migrated first), closing the connection afterwards. */
-async function withDatabase<T>(work: (database: Database) => Promise<T>): Promise<T> {
+/** Runs a command against DATABASE_URL (migrated first, unless `migrate` is false), closing the connection afterwards. */
+async function withDatabase<T>(work: (database: Database) => Promise<T>, { migrate = true } = {}): Promise<T> {
   const database = openDatabase(loadConfig().databaseUrl)
   try {
-    await database.migrate()
+    if (migrate) await database.migrate()
     return await work(database)
   } finally {
     await database.close()
@@ -39,7 +39,7 @@ program
   .command('migrate')
   .description('Apply database migrations and exit')
   .action(async () => {
-    const applied = await withDatabase((database) => database.migrate())
+    const applied = await withDatabase((database) => database.migrate(), { migrate: false })
     process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'Database is up to date\n')
   })
 

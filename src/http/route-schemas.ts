@@ -13,7 +13,7 @@ function describe(status: number): string {
 
 /** Response schemas for the error statuses a route documents, all in the one error envelope. */
 export function errorResponses(...statuses: number[]): Record<number, unknown> {
-  const all = [...new Set([...statuses, ...ALWAYS])].sort()
+  const all = [...new Set([...statuses, ...ALWAYS])].sort((a, b) => a - b)
   return Object.fromEntries(all.map((status) => [status, { ...ERROR_REF, description: describe(status) }]))
 }
 
