@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Credentials } from '../../src/iam/index.js'
+import { startTestApp, type TestApp } from '../support/test-app.js'
+import { counterpartyBody } from '../support/fixtures.js'
+import { COUNTERPARTIES, countCounterparties, expectError } from './expectations.js'
+
+function rateHeaders(response: { headers: Record<string, unknown> }) {
+  return {
+    limit: Number(response.headers['ratelimit-limit']),
+    remaining: Number(response.headers['ratelimit-remaining']),
+    reset: Number(response.headers['ratelimit-reset']),
+  }
+}
+
+describe('rate limit: per access key over the past minute', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await startTestApp({ rateLimitPerMinute: 3 })
+  })
+  afterAll(() => t.close())
+
+  it('counts down RateLimit-Remaining, then answers 429 with Retry-After, and the limit holds', async () => {
+    const key = await t.newKey('admin')
+    const seen = []
+    for (let i = 0; i < 3; i += 1) {
+      const response = await t.request({ method: 'GET', url: COUNTERPARTIES, as: key })
+      expect(response.statusCode).toBe(200)
+      seen.push(rateHeaders(response))
+    }
+    expect(seen.map((headers) => headers.limit)).toEqual([3, 3, 3])
+    expect(seen.map((headers) => headers.remaining)).toEqual([2, 1, 0])
+    expect(seen[2]!.reset).toBeGreaterThan(55)
+    expect(seen[2]!.reset).toBeLessThanOrEqual(60)
+
+    for (let i = 0; i < 2; i += 1) {
+      const limited = await t.request({ method: 'GET', url: COUNTERPARTIES, as: key })
+      expectError(limited, 429, 'rate_limited')
+      const retryAfter = Number(limited.headers['retry-after'])
+      expect(retryAfter).toBeGreaterThan(55)
+      expect(retryAfter).toBeLessThanOrEqual(60)
+      expect(rateHeaders(limited)).toEqual({ limit: 3, remaining: 0, reset: retryAfter })
+    }
+  })
+
+  it('counts writes and refuses them past the limit without creating anything', async () => {
+    const key = await t.newKey('admin')
+    for (let i = 0; i < 3; i += 1) {
+      expect((await t.request({ method: 'POST', url: COUNTERPARTIES, body: counterpartyBody(), as: key })).statusCode).toBe(201)
+    }
+    const before = await countCounterparties(t)
+    const limited = await t.request({ method: 'POST', url: COUNTERPARTIES, body: counterpartyBody(), as: key })
+    expectError(limited, 429, 'rate_limited')
+    expect(await countCounterparties(t)).toBe(before)
+  })
+
+  it('counts error responses too, and carries the headers on them', async () => {
+    const key = await t.newKey('read-only')
+    const forbidden = await t.request({ method: 'POST', url: COUNTERPARTIES, body: counterpartyBody(), as: key })
+    expectError(forbidden, 403, 'forbidden')
+    expect(rateHeaders(forbidden)).toMatchObject({ limit: 3, remaining: 2 })
+    const notFound = await t.request({ method: 'GET', url: `${COUNTERPARTIES}/00000000-0000-7000-8000-000000000000`, as: key })
+    expectError(notFound, 404, 'not_found')
+    expect(rateHeaders(notFound)).toMatchObject({ limit: 3, remaining: 1 })
+  })
+
+  it('keeps a separate budget per access key', async () => {
+    const busy = await t.newKey('admin')
+    const quiet = await t.newKey('admin')
+    for (let i = 0; i < 3; i += 1) await t.request({ method: 'GET', url: COUNTERPARTIES, as: busy })
+    expectError(await t.request({ method: 'GET', url: COUNTERPARTIES, as: busy }), 429, 'rate_limited')
+    const other = await t.request({ method: 'GET', url: COUNTERPARTIES, as: quiet })
+    expect(other.statusCode).toBe(200)
+    expect(rateHeaders(other)).toMatchObject({ limit: 3, remaining: 2 })
+  })
+
+  it('does not limit the health probes', async () => {
+    for (let i = 0; i < 5; i += 1) {
+      expect((await t.request({ method: 'GET', url: '/healthz', as: null })).statusCode).toBe(200)
+      expect((await t.request({ method: 'GET', url: '/readyz', as: null })).statusCode).toBe(200)
+    }
+  })
+
+  it('does not spend a key’s budget on requests with its access key but a wrong secret', async () => {
+    const key = await t.newKey('admin')
+    for (let i = 0; i < 5; i += 1) {
+      const response = await t.request({ method: 'GET', url: COUNTERPARTIES, as: { ...key, secret: 'wrong' } })
+      expectError(response, 401, 'unauthorized')
+    }
+    const real = await t.request({ method: 'GET', url: COUNTERPARTIES, as: key })
+    expect(real.statusCode).toBe(200)
+    expect(rateHeaders(real).remaining).toBe(2)
+  })
+})
+
+describe('maintenance: 503 with Retry-After while health endpoints answer', () => {
+  let t: TestApp
+  let admin: Credentials
+  beforeAll(async () => {
+    t = await startTestApp({ maintenance: true })
+    admin = await t.newKey('admin')
+  })
+  afterAll(() => t.close())
+
+  const requests: [string, () => Parameters<TestApp['request']>[0]][] = [
+    ['GET list', () => ({ method: 'GET', url: COUNTERPARTIES })],
+    ['POST', () => ({ method: 'POST', url: COUNTERPARTIES, body: counterpartyBody(), as: admin })],
+    ['GET by id', () => ({ method: 'GET', url: `${COUNTERPARTIES}/00000000-0000-7000-8000-000000000000` })],
+    ['POST /v1/idempotency-test', () => ({ method: 'POST', url: '/v1/idempotency-test' })],
+    ['a request without credentials', () => ({ method: 'GET', url: COUNTERPARTIES, as: null })],
+  ]
+  for (const [name, request] of requests) {
+    it(`answers 503 maintenance with Retry-After to ${name}`, async () => {
+      const response = await t.request(request())
+      expectError(response, 503, 'maintenance')
+      expect(Number(response.headers['retry-after'])).toBeGreaterThan(0)
+    })
+  }
+
+  it('creates nothing while in maintenance', async () => {
+    await t.request({ method: 'POST', url: COUNTERPARTIES, body: counterpartyBody() })
+    expect(await countCounterparties(t)).toBe(0)
+  })
+
+  it('still answers /healthz and /readyz with 200', async () => {
+    for (const url of ['/healthz', '/readyz']) {
+      const response = await t.request({ method: 'GET', url, as: null })
+      expect(response.statusCode).toBe(200)
+      expect(response.json()).toEqual({ status: 'ok' })
+    }
+  })
+})
