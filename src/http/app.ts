@@ -4,8 +4,8 @@ import type { Config } from '../config/config.js'
 import type { Database } from '../db/database.js'
 import { createAuthenticator } from '../iam/authenticate.js'
 import { idempotencyTestRoutes, registerIdempotency } from '../idempotency/index.js'
-import { accountRoutes, balanceRoutes, transactionRoutes } from '../financial-data/index.js'
-import { counterpartyRoutes, creditTransferRoutes, externalAccountRoutes } from '../payments/index.js'
+import { accountRoutes, balanceRoutes, statementRoutes, transactionRoutes } from '../financial-data/index.js'
+import { counterpartyRoutes, creditTransferRoutes, directDebitRoutes, externalAccountRoutes, mandateRoutes } from '../payments/index.js'
 import type { ApiApp } from './api-app.js'
 import { registerApiGuard } from './api-guard.js'
 import { ApiError } from './errors.js'
@@ -71,9 +71,12 @@ export async function buildApp(options: AppOptions): Promise<ApiApp> {
     accountRoutes(api)
     transactionRoutes(api)
     balanceRoutes(api)
+    statementRoutes(api)
     counterpartyRoutes(api)
     externalAccountRoutes(api)
     creditTransferRoutes(api, () => undefined)
+    mandateRoutes(api)
+    directDebitRoutes(api, () => undefined)
   })
 
   return app

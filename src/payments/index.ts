@@ -1,3 +1,5 @@
 export { counterpartyRoutes } from './counterparties/index.js'
 export { externalAccountRoutes } from './external-accounts/index.js'
 export { creditTransferRoutes } from './credit-transfers/credit-transfer.routes.js'
+export { directDebitRoutes } from './direct-debits/direct-debit.routes.js'
+export { mandateRoutes } from './mandates/index.js'

@@ -10,6 +10,7 @@ import { Event } from '../../events/index.js'
 import { IdParams } from '../../shared/common.schemas.js'
 import { createPaymentApprovalService } from '../approvals/payment-approval.service.js'
 import { findPayment } from '../lifecycle/payment.js'
+import { createPaymentQueries } from '../lifecycle/payment-queries.js'
 import { ApproveBody, RejectBody } from '../lifecycle/payment.schemas.js'
 import { CREDIT_TRANSFER_PATCH_RULES, changeDate } from './credit-transfer.date.js'
 import { createCreditTransferService } from './credit-transfer.service.js'
@@ -20,7 +21,8 @@ const BASE = '/payments/v2/credit-transfers'
 
 /** `onApproved` is told when a payment becomes APPROVED, so submission to the bank can start at once. */
 export function creditTransferRoutes(app: ApiApp, onApproved: () => void): void {
-  const service = createCreditTransferService(app.database, onApproved)
+  const service = createCreditTransferService(onApproved)
+  const queries = createPaymentQueries(app.database, 'CREDIT_TRANSFER')
   const approvals = createPaymentApprovalService(app.database, onApproved)
 
   app.post(
@@ -49,7 +51,17 @@ export function creditTransferRoutes(app: ApiApp, onApproved: () => void): void 
         response: { 200: ListEnvelope(CreditTransfer), ...errorResponses(400, 403) },
       },
     },
-    async (request) => service.list(request.actor!, request.query),
+    async (request) => {
+      const { limit, token, ...query } = request.query
+      return queries.list(request.actor!, { limit, token }, {
+        accountId: query.accountId,
+        counterpartyId: query.counterpartyId,
+        status: query.status,
+        externalId: query.externalId,
+        dateFrom: query['date[gte]'],
+        dateTo: query['date[lte]'],
+      })
+    },
   )
 
   app.get(
@@ -58,7 +70,7 @@ export function creditTransferRoutes(app: ApiApp, onApproved: () => void): void 
       config: { permission: 'credit_transfers:read' },
       schema: { tags, summary: 'Get a credit transfer by id or external:{externalId}', params: IdParams, response: { 200: CreditTransfer, ...errorResponses(400, 403, 404) } },
     },
-    async (request) => service.get(request.actor!, parseResourceRef(request.params.id)),
+    async (request) => queries.get(request.actor!, parseResourceRef(request.params.id)),
   )
 
   app.patch(
@@ -134,6 +146,6 @@ export function creditTransferRoutes(app: ApiApp, onApproved: () => void): void 
         response: { 200: ListEnvelope(Event), ...errorResponses(400, 403, 404) },
       },
     },
-    async (request) => service.events(request.actor!, parseResourceRef(request.params.id), request.query),
+    async (request) => queries.events(request.actor!, parseResourceRef(request.params.id), request.query),
   )
 }

@@ -48,14 +48,11 @@ export interface SchemeCheck {
 }
 
 /**
- * SCT and SCT_INST: EUR only, IBANs in SEPA countries on both sides, SEPA characters in the
- * reference, and the SCT Inst amount ceiling.
+ * SEPA schemes (SCT, SCT_INST, SDD_CORE, SDD_B2B): EUR only, IBANs in SEPA countries on both
+ * sides, and SEPA characters in the reference.
  * @throws ApiError (400) naming the field at fault.
  */
-export function checkScheme(payment: SchemeCheck): void {
-  if (!(CREDIT_TRANSFER_SCHEMES as readonly string[]).includes(payment.scheme)) {
-    throw invalidField('scheme', `${payment.scheme} is not supported; supported schemes: ${CREDIT_TRANSFER_SCHEMES.join(', ')}`)
-  }
+export function checkSepa(payment: SchemeCheck): void {
   if (payment.currency !== 'EUR') throw invalidField('amount.currency', `${payment.scheme} payments are in EUR only`)
   const sourceIban = ibanOf(payment.sourceIdentifiers)
   if (!sourceIban || !isSepaIban(sourceIban)) throw invalidField('source.id', `${payment.scheme} needs a source account with an IBAN in a SEPA country`)
@@ -66,6 +63,14 @@ export function checkScheme(payment: SchemeCheck): void {
   if (!SEPA_CHARACTERS.test(payment.reference)) {
     throw invalidField('reference', "may only hold the SEPA characters a-z A-Z 0-9 / - ? : ( ) . , ' + and space")
   }
+}
+
+/** A supported credit transfer scheme, its SEPA rules, and the SCT Inst amount ceiling. @throws ApiError (400) */
+export function checkScheme(payment: SchemeCheck): void {
+  if (!(CREDIT_TRANSFER_SCHEMES as readonly string[]).includes(payment.scheme)) {
+    throw invalidField('scheme', `${payment.scheme} is not supported; supported schemes: ${CREDIT_TRANSFER_SCHEMES.join(', ')}`)
+  }
+  checkSepa(payment)
   if (payment.scheme === 'SCT_INST' && payment.amount > SCT_INST_MAX_MINOR_UNITS) {
     throw invalidField('amount.value', 'SCT_INST payments are limited to 100000.00 EUR')
   }

@@ -57,6 +57,7 @@ export interface PaymentFilters {
   accountId?: string
   counterpartyId?: string
   status?: string
+  scheme?: string
   externalId?: string
   dateFrom?: string
   dateTo?: string
@@ -89,6 +90,7 @@ export const paymentRepo = {
     if (filters.accountId) query = query.where('account_id', '=', filters.accountId)
     if (filters.counterpartyId) query = query.where('counterparty_id', '=', filters.counterpartyId)
     if (filters.status) query = query.where('status', '=', filters.status)
+    if (filters.scheme) query = query.where('scheme', '=', filters.scheme)
     if (filters.externalId) query = query.where('external_id', '=', filters.externalId)
     if (filters.dateFrom) query = query.where('date', '>=', filters.dateFrom)
     if (filters.dateTo) query = query.where('date', '<=', filters.dateTo)

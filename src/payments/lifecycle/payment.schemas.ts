@@ -56,6 +56,16 @@ export const StatusReason = Type.Object({
 })
 export type StatusReason = Static<typeof StatusReason>
 
+/** The mandate a direct debit collects under, as it was at creation. */
+export const MandateSnapshot = Type.Object({
+  id: ResourceId,
+  creditorReference: Type.String(),
+  mandateReference: Type.String(),
+  signatureDate: Type.String({ format: 'date' }),
+  version: Type.Integer(),
+})
+export type MandateSnapshot = Static<typeof MandateSnapshot>
+
 /** The fields both payment resources carry in responses. */
 export const PaymentFields = {
   id: ResourceId,

@@ -1,12 +1,12 @@
 import type { Executor } from '../../db/database.js'
-import type { PaymentsTable } from '../../db/schema.js'
+import type { PaymentApprovalStepsTable, PaymentsTable } from '../../db/schema.js'
 import { recordEvent } from '../../events/index.js'
 import { ApiError } from '../../http/errors.js'
 import type { ResourceRef } from '../../http/resource-ref.js'
 import { nowIso } from '../../shared/clock.js'
 import { requireLive } from '../../shared/lookup.js'
 import { paymentRepo, toPaymentFields, type PaymentChanges, type PaymentKind } from './payment.repo.js'
-import type { StatusReason } from './payment.schemas.js'
+import type { MandateSnapshot, StatusReason } from './payment.schemas.js'
 import { EVENT_NAME_FOR_STATUS, IllegalTransitionError, assertTransition, type PaymentStatus } from './payment-status.js'
 
 /** Webhook/event resource names of the two payment kinds. */
@@ -17,11 +17,15 @@ export const PAYMENT_ENTITY_TYPE: Record<PaymentKind, string> = {
 
 const RESOURCE_NAME: Record<PaymentKind, string> = { CREDIT_TRANSFER: 'credit transfer', DIRECT_DEBIT: 'direct debit' }
 
-export type Payment = ReturnType<typeof toPaymentFields> & { mandate?: Record<string, unknown> }
+export type Payment = ReturnType<typeof toPaymentFields> & { mandate?: MandateSnapshot }
+
+export function toPayment(row: PaymentsTable, steps: PaymentApprovalStepsTable[]): Payment {
+  const fields = toPaymentFields(row, steps)
+  return row.mandate !== null ? { ...fields, mandate: JSON.parse(row.mandate) as MandateSnapshot } : fields
+}
 
 export async function serializePayment(db: Executor, row: PaymentsTable): Promise<Payment> {
-  const fields = toPaymentFields(row, await paymentRepo.steps(db, [row.id]))
-  return row.mandate !== null ? { ...fields, mandate: JSON.parse(row.mandate) as Record<string, unknown> } : fields
+  return toPayment(row, await paymentRepo.steps(db, [row.id]))
 }
 
 /** @throws ApiError not_found (404) — also for another organization's payment. */

@@ -1,0 +1,95 @@
+import type { Executor } from '../../db/database.js'
+import type { MandatesTable } from '../../db/schema.js'
+import { isUniqueViolation } from '../../db/errors.js'
+import { accountRepo } from '../../financial-data/accounts/index.js'
+import { ApiError, invalidField } from '../../http/errors.js'
+import type { CommandContext } from '../../shared/command-context.js'
+import { amountFromInput } from '../../shared/money.js'
+import { checkExecutionDate, checkSepa, todayUtc } from '../credit-transfers/credit-transfer.rules.js'
+import { ownAccountSnapshot, resolveExternalAccount } from '../credit-transfers/credit-transfer.service.js'
+import type { Payment } from '../lifecycle/payment.js'
+import { insertPayment, organizationHolder } from '../lifecycle/payment-creation.js'
+import { mandateRepo } from '../mandates/index.js'
+import type { CreateDirectDebit } from './direct-debit.schemas.js'
+
+/** The mandate to collect under: the one named, or the source account's only usable one of the scheme. @throws ApiError (400) */
+async function resolveMandate(db: Executor, organizationId: string, input: CreateDirectDebit): Promise<MandatesTable> {
+  if (input.mandateId) {
+    const mandate = await mandateRepo.find(db, organizationId, { id: input.mandateId })
+    if (!mandate) throw invalidField('mandateId', 'is not a mandate of this organization')
+    if (mandate.status === 'CANCELLED') throw invalidField('mandateId', 'is cancelled')
+    if (mandate.external_account_id !== input.source.id) throw invalidField('mandateId', 'is for another external account than source.id')
+    if (mandate.scheme !== input.scheme) throw invalidField('mandateId', `is a ${mandate.scheme} mandate, not ${input.scheme}`)
+    return mandate
+  }
+  const usable = await mandateRepo.usable(db, input.source.id, input.scheme)
+  if (usable.length === 0) throw invalidField('source.id', `has no usable ${input.scheme} mandate; register one at /payments/v2/mandates`)
+  if (usable.length > 1) throw invalidField('mandateId', `is required: the source account has ${usable.length} usable ${input.scheme} mandates`)
+  return usable[0]!
+}
+
+/** `onApproved` is told when a payment becomes APPROVED, so submission to the bank can start at once. */
+export function createDirectDebitService(onApproved: () => void) {
+  return {
+    /**
+     * A collection from a counterparty's account into an own account, under a mandate; same validation,
+     * approvals and lifecycle as a credit transfer.
+     * @throws ApiError invalid_request (400 naming the field), external_id_taken (409).
+     */
+    async create(ctx: CommandContext, input: CreateDirectDebit): Promise<Payment> {
+      const { actor } = ctx
+      const money = amountFromInput(input.amount, 'amount')
+      if (money.value <= 0) throw invalidField('amount.value', 'must be positive')
+      checkExecutionDate(input.date, todayUtc())
+      try {
+        const payment = await ctx.transaction(async (trx) => {
+          const destination = await accountRepo.find(trx, actor.organizationId, { id: input.destination.id })
+          if (!destination) throw invalidField('destination.id', 'is not an account of this organization')
+          if (money.currency !== destination.currency) {
+            throw invalidField('amount.currency', `must be the destination account's currency ${destination.currency}`)
+          }
+          const source = await resolveExternalAccount(trx, actor, input.source.id, 'source.id')
+          const mandate = await resolveMandate(trx, actor.organizationId, input)
+          const destinationSnapshot = ownAccountSnapshot(destination)
+          checkSepa({
+            scheme: input.scheme,
+            currency: money.currency,
+            amount: money.value,
+            reference: input.reference,
+            sourceIdentifiers: source.snapshot.identifiers,
+            destinationIdentifiers: destinationSnapshot.identifiers,
+          })
+          return insertPayment(trx, actor, {
+            kind: 'DIRECT_DEBIT',
+            externalId: input.externalId,
+            amount: money.value,
+            currency: money.currency,
+            scheme: input.scheme,
+            date: input.date,
+            reference: input.reference,
+            accountId: destination.id,
+            externalAccountId: source.externalAccountId,
+            counterpartyId: source.counterpartyId,
+            mandate: {
+              id: mandate.id,
+              creditorReference: mandate.creditor_reference,
+              mandateReference: mandate.mandate_reference,
+              signatureDate: mandate.signature_date,
+              version: mandate.version,
+            },
+            source: source.snapshot,
+            sourceHolder: source.holder,
+            destination: destinationSnapshot,
+            destinationHolder: await organizationHolder(trx, actor.organizationId),
+            metadata: input.metadata,
+          })
+        })
+        if (payment.status === 'APPROVED') onApproved()
+        return payment
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new ApiError('external_id_taken', 'The externalId is already used by a direct debit of this organization')
+        throw error
+      }
+    },
+  }
+}

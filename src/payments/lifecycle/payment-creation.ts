@@ -1,0 +1,111 @@
+import type { Executor } from '../../db/database.js'
+import type { PaymentApprovalStepsTable, PaymentsTable } from '../../db/schema.js'
+import { recordEvent, SYSTEM_ORIGINATOR } from '../../events/index.js'
+import type { Actor } from '../../iam/actor.js'
+import { ownerRoleId } from '../../iam/roles/owner-role.js'
+import { nowIso } from '../../shared/clock.js'
+import { newId } from '../../shared/ids.js'
+import { approvalChainRepo } from '../approvals/approval-chain.repo.js'
+import { plannedSteps } from '../approvals/approval-rules.js'
+import { PAYMENT_ENTITY_TYPE, serializePayment, transitionPayment, type Payment } from './payment.js'
+import { paymentRepo, type PaymentKind } from './payment.repo.js'
+import type { AccountHolder, AccountSnapshot, MandateSnapshot } from './payment.schemas.js'
+
+/** A validated payment of either kind, ready to be stored. */
+export interface PaymentDraft {
+  kind: PaymentKind
+  externalId?: string
+  amount: number
+  currency: string
+  scheme: string
+  date: string
+  reference: string
+  /** The own account: source of a credit transfer, destination of a direct debit. */
+  accountId: string
+  externalAccountId: string | null
+  counterpartyId: string | null
+  mandate: MandateSnapshot | null
+  source: AccountSnapshot
+  sourceHolder: AccountHolder
+  destination: AccountSnapshot
+  destinationHolder: AccountHolder
+  metadata?: Record<string, string>
+}
+
+/**
+ * Stores a new payment with the steps of every matching approval chain (or the Owner's), writes
+ * its CREATED event, and approves it at once (FULLY_APPROVED by the system) when every step is
+ * automatic. Runs in the caller's transaction; a duplicate externalId surfaces as a unique violation.
+ */
+export async function insertPayment(trx: Executor, actor: Actor, draft: PaymentDraft): Promise<Payment> {
+  const chains = await approvalChainRepo.listLive(trx, actor.organizationId)
+  const plan = plannedSteps(
+    chains,
+    { kind: draft.kind, accountId: draft.accountId, currency: draft.currency, amount: draft.amount, creatorRoleId: actor.roleId },
+    await ownerRoleId(trx, actor.organizationId),
+  )
+  const now = nowIso()
+  const row: PaymentsTable = {
+    id: newId(),
+    organization_id: actor.organizationId,
+    kind: draft.kind,
+    external_id: draft.externalId ?? null,
+    status: 'CREATED',
+    status_reason: null,
+    amount: draft.amount,
+    currency: draft.currency,
+    scheme: draft.scheme,
+    date: draft.date,
+    reference: draft.reference,
+    account_id: draft.accountId,
+    external_account_id: draft.externalAccountId,
+    counterparty_id: draft.counterpartyId,
+    mandate_id: draft.mandate?.id ?? null,
+    mandate: draft.mandate ? JSON.stringify(draft.mandate) : null,
+    source: JSON.stringify(draft.source),
+    source_holder: JSON.stringify(draft.sourceHolder),
+    destination: JSON.stringify(draft.destination),
+    destination_holder: JSON.stringify(draft.destinationHolder),
+    creator_user_id: actor.userId,
+    connection_instruction_id: null,
+    attached_transactions: '[]',
+    metadata: JSON.stringify(draft.metadata ?? {}),
+    version: 1,
+    created: now,
+    updated: now,
+  }
+  const steps: PaymentApprovalStepsTable[] = plan.map((step, position) => ({
+    id: newId(),
+    payment_id: row.id,
+    approval_chain_id: step.approvalChainId,
+    position,
+    required_role_ids: JSON.stringify(step.requiredRoleIds),
+    required_user_ids: JSON.stringify(step.requiredUserIds),
+    allow_creator_approval: step.allowCreatorApproval ? 1 : 0,
+    auto_approved: step.autoApproved ? 1 : 0,
+    status: step.autoApproved ? 'APPROVED' : 'PENDING',
+    approver_user_id: null,
+    updated: step.autoApproved ? now : null,
+  }))
+  await paymentRepo.insert(trx, row, steps)
+  const created = await serializePayment(trx, row)
+  await recordEvent(trx, {
+    organizationId: actor.organizationId,
+    entityType: PAYMENT_ENTITY_TYPE[draft.kind],
+    entityId: row.id,
+    type: 'CREATED',
+    name: 'CREATED',
+    originator: actor.userId,
+    entity: created,
+  })
+  if (plan.every((step) => step.autoApproved)) {
+    return transitionPayment(trx, row, 'APPROVED', { originator: SYSTEM_ORIGINATOR, message: 'Automatically approved' })
+  }
+  return created
+}
+
+/** The organization as the holder of its own accounts. */
+export async function organizationHolder(db: Executor, organizationId: string): Promise<AccountHolder> {
+  const organization = await db.selectFrom('organizations').select('name').where('id', '=', organizationId).executeTakeFirstOrThrow()
+  return { type: 'ENTITY', id: organizationId, legalName: organization.name }
+}

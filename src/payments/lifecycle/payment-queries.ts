@@ -1,0 +1,40 @@
+import type { Database } from '../../db/database.js'
+import { listEvents, type Event } from '../../events/index.js'
+import { invalidField } from '../../http/errors.js'
+import { pageOf, pageRequest, type ListEnvelopeOf } from '../../http/pagination.js'
+import type { ResourceRef } from '../../http/resource-ref.js'
+import type { Actor } from '../../iam/actor.js'
+import { findPayment, PAYMENT_ENTITY_TYPE, serializePayment, toPayment, type Payment } from './payment.js'
+import { paymentRepo, type PaymentFilters, type PaymentKind } from './payment.repo.js'
+
+/** Reads shared by credit transfers and direct debits: get, list (newest date first), events. */
+export function createPaymentQueries(database: Database, kind: PaymentKind) {
+  const entityType = PAYMENT_ENTITY_TYPE[kind]
+  return {
+    /** @throws ApiError not_found (404). */
+    async get(actor: Actor, ref: ResourceRef): Promise<Payment> {
+      return serializePayment(database.db, await findPayment(database.db, actor.organizationId, kind, ref))
+    },
+
+    /** @throws ApiError invalid_request / invalid_token (400). */
+    async list(actor: Actor, query: { limit?: number; token?: string }, filters: PaymentFilters): Promise<ListEnvelopeOf<Payment>> {
+      if (filters.dateFrom && filters.dateTo && filters.dateFrom > filters.dateTo) {
+        throw invalidField('date[gte]', 'must not be after date[lte]')
+      }
+      const page = pageRequest(query, entityType, { ...filters }, 2)
+      const rows = await paymentRepo.list(database.db, actor.organizationId, kind, filters, page)
+      const steps = await paymentRepo.steps(database.db, rows.slice(0, page.limit).map((row) => row.id))
+      return pageOf(rows, page, (row) => [row.date, row.id], (row) =>
+        toPayment(row, steps.filter((step) => step.payment_id === row.id)),
+      )
+    },
+
+    /** The payment's history, oldest first. @throws ApiError not_found (404), invalid_token (400). */
+    async events(actor: Actor, ref: ResourceRef, query: { limit?: number; token?: string }): Promise<ListEnvelopeOf<Event>> {
+      const row = await findPayment(database.db, actor.organizationId, kind, ref)
+      const page = pageRequest(query, `${entityType}/${row.id}/events`, {}, 1)
+      const events = await listEvents(database.db, actor.organizationId, row.id, page)
+      return pageOf(events, page, (event) => [event.id], (event) => event)
+    },
+  }
+}
