@@ -31,8 +31,10 @@ export function idempotencyTestRoutes(app: ApiApp): void {
     },
     async (request, reply) => {
       if (request.query.sleep) await sleep(request.query.sleep)
-      reply.code(request.query.status ?? 200)
       const key = request.headers['idempotency-key']
+      // Plain JSON, not the route's response schemas: for the error statuses a client may ask for, those
+      // document the error envelope, which this body does not fit, and every such answer would become a 500.
+      reply.code(request.query.status ?? 200).type('application/json; charset=utf-8').serializer(JSON.stringify)
       return { idempotencyKey: typeof key === 'string' ? key : null, uuid: randomUUID() }
     },
   )
