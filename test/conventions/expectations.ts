@@ -63,7 +63,7 @@ export async function createCounterparty(
   t: TestApp,
   overrides: Record<string, unknown> = {},
   as: Parameters<TestApp['request']>[0]['as'] = t.owner,
-): Promise<{ id: string; etag: string; version: number; legalName: string; [field: string]: unknown }> {
+): Promise<{ id: string; etag: string; version: number; legalName: string; updated: string; [field: string]: unknown }> {
   const response = await t.request({ method: 'POST', url: COUNTERPARTIES, body: counterpartyBody(overrides), as })
   expect(response.statusCode).toBe(201)
   return response.json()
