@@ -14,14 +14,19 @@ const IBAN_PROBLEMS: Partial<Record<ValidationErrorsIBAN, string>> = {
 }
 
 /**
- * Normalizes identifiers as banks store them (IBANs unspaced, upper case) and checks IBANs
- * by their country's length and the ISO 13616 mod-97 checksum.
+ * Normalizes identifiers as banks store them (numbers unspaced, IBANs upper case) and checks IBANs
+ * by their country's length and the ISO 13616 mod-97 checksum. A number of only spaces is refused:
+ * the schema sees characters, but nothing would be left to pay to.
  * @param field dot path of the identifiers list, for the error (e.g. "accounts.0.identifiers").
  * @throws ApiError invalid_request (400) naming the identifier at fault.
  */
 export function normalizeIdentifiers(identifiers: AccountIdentifierInput[], field: string): AccountIdentifier[] {
   return identifiers.map((identifier, index) => {
-    if (identifier.type !== 'IBAN') return { ...identifier, number: identifier.number.replace(/\s+/g, '') }
+    if (identifier.type !== 'IBAN') {
+      const number = identifier.number.replace(/\s+/g, '')
+      if (number === '') throw invalidField(`${field}.${index}.number`, 'is blank')
+      return { market: identifier.market, type: identifier.type, number }
+    }
     const iban = electronicFormatIBAN(identifier.number) ?? ''
     const { valid, errorCodes } = validateIBAN(iban)
     if (!valid) {

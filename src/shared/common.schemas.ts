@@ -20,6 +20,8 @@ export const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$', description: 'I
 export const METADATA_KEY_PATTERN = '^[A-Za-z0-9_.+\\-]{1,64}$'
 export const Metadata = Type.Record(Type.String({ pattern: METADATA_KEY_PATTERN }), Type.String({ maxLength: 512 }), {
   maxProperties: 12,
+  // A key pattern alone only constrains matching keys; without this, any other key slips through.
+  additionalProperties: false,
   description: 'Up to 12 string values under keys of letters, digits and _ . + -',
 })
 export type Metadata = Static<typeof Metadata>

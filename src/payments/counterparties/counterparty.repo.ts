@@ -5,8 +5,8 @@ import { keysetAfter, type PageRequest } from '../../http/pagination.js'
 import { etagOf } from '../../http/preconditions.js'
 import type { ResourceRef } from '../../http/resource-ref.js'
 import type { Address, NationalIdentifier } from '../../shared/common.schemas.js'
-import { toExternalAccount } from '../external-accounts/index.js'
-import type { Counterparty } from './counterparty.schemas.js'
+import { accountNumbersText, toExternalAccount } from '../external-accounts/index.js'
+import { MIN_QUERY_LENGTH, type Counterparty } from './counterparty.schemas.js'
 
 export function toCounterparty(row: CounterpartiesTable, accounts: ExternalAccountsTable[]): Counterparty {
   return {
@@ -29,6 +29,17 @@ export function toCounterparty(row: CounterpartiesTable, accounts: ExternalAccou
     created: row.created,
     updated: row.updated,
   }
+}
+
+/** Ids of counterparties with a live external account whose number contains `number`. */
+function counterpartiesWithNumber(db: Executor, organizationId: string, number: string) {
+  const accounts = db
+    .selectFrom('external_accounts as a')
+    .select(['a.counterparty_id', accountNumbersText('a.identifiers').as('numbers')])
+    .where('a.organization_id', '=', organizationId)
+    .where('a.deleted_at', 'is', null)
+    .as('n')
+  return db.selectFrom(accounts).select('n.counterparty_id').where(containsText('n.numbers', number))
 }
 
 export type CounterpartyChanges = Pick<
@@ -56,18 +67,15 @@ export const counterpartyRepo = {
       .where('c.deleted_at', 'is', null)
     if (filters.query) {
       const text = filters.query
+      // Numbers are stored without spaces, but people paste them as displayed ("DE89 3704 …").
+      const number = text.replace(/\s+/g, '')
+      // …and JSON-encoded, so a quote in the search matches only a quote inside a number.
+      const encoded = JSON.stringify(number).slice(1, -1)
       query = query.where((eb) =>
         eb.or([
           containsText('c.legal_name', text),
           containsText('c.alias', text),
-          eb.exists(
-            eb
-              .selectFrom('external_accounts as a')
-              .select('a.id')
-              .whereRef('a.counterparty_id', '=', 'c.id')
-              .where('a.deleted_at', 'is', null)
-              .where(containsText('a.identifiers', text)),
-          ),
+          ...(number.length >= MIN_QUERY_LENGTH ? [eb('c.id', 'in', counterpartiesWithNumber(db, organizationId, encoded))] : []),
         ]),
       )
     }
@@ -87,14 +95,14 @@ export const counterpartyRepo = {
     return Number(result.numUpdatedRows) === 1
   },
 
-  async markDeleted(trx: Executor, id: string, expectedVersion: number, now: string): Promise<boolean> {
-    const result = await trx
+  /** Marks a live counterparty deleted at any version, bumping it; the deleted row, or undefined if it was already gone. */
+  async markDeleted(trx: Executor, id: string, now: string): Promise<CounterpartiesTable | undefined> {
+    return trx
       .updateTable('counterparties')
-      .set({ deleted_at: now, updated: now, version: expectedVersion + 1 })
+      .set((eb) => ({ deleted_at: now, updated: now, version: eb('version', '+', 1) }))
       .where('id', '=', id)
-      .where('version', '=', expectedVersion)
       .where('deleted_at', 'is', null)
+      .returningAll()
       .executeTakeFirst()
-    return Number(result.numUpdatedRows) === 1
   },
 }

@@ -60,10 +60,13 @@ export const CreateCounterparty = Type.Object(
 )
 export type CreateCounterparty = Static<typeof CreateCounterparty>
 
+/** reference §7: free text of at least 3 characters. */
+export const MIN_QUERY_LENGTH = 3
+
 export const CounterpartyListQuery = Type.Object({
   ...ListQueryProperties,
   query: Type.Optional(
-    Type.String({ minLength: 3, maxLength: 100, description: 'Free text matched against legal name, alias and account numbers' }),
+    Type.String({ minLength: MIN_QUERY_LENGTH, maxLength: 100, description: 'Free text matched against legal name, alias and account numbers' }),
   ),
 })
 export type CounterpartyListQuery = Static<typeof CounterpartyListQuery>

@@ -5,7 +5,7 @@ import { listEvents, recordEvent, type Event } from '../../events/index.js'
 import { ApiError, invalidField } from '../../http/errors.js'
 import { createPatcher, type JsonPatchOperation } from '../../http/json-patch.js'
 import { pageOf, pageRequest, type ListEnvelopeOf } from '../../http/pagination.js'
-import { assertEtag } from '../../http/preconditions.js'
+import { assertEtag, etagOf } from '../../http/preconditions.js'
 import type { ResourceRef } from '../../http/resource-ref.js'
 import type { Actor } from '../../iam/actor.js'
 import { normalizeIdentifiers } from '../../shared/account-identifiers.js'
@@ -13,6 +13,7 @@ import { nowIso } from '../../shared/clock.js'
 import type { CommandContext } from '../../shared/command-context.js'
 import { newId } from '../../shared/ids.js'
 import { requireLive } from '../../shared/lookup.js'
+import { lostRace } from '../lost-race.js'
 import { EXTERNAL_ACCOUNTS, externalAccountRepo, toExternalAccount } from '../external-accounts/index.js'
 import { counterpartyRepo, toCounterparty } from './counterparty.repo.js'
 import {
@@ -164,7 +165,7 @@ export function createCounterpartyService(database: Database) {
           version: current.version + 1,
           updated: nowIso(),
         })
-        if (!changed) throw new ApiError('precondition_failed', 'The counterparty changed while this update ran; fetch it again')
+        if (!changed) await lostRace(() => counterpartyRepo.find(trx, ctx.actor.organizationId, ref), 'counterparty', ref)
         const updated = await load(trx, ctx.actor.organizationId, { id: current.id })
         await recordEvent(trx, {
           organizationId: ctx.actor.organizationId,
@@ -185,20 +186,20 @@ export function createCounterpartyService(database: Database) {
      */
     async remove(ctx: CommandContext, ref: ResourceRef, etag: string | undefined): Promise<void> {
       await ctx.transaction(async (trx) => {
-        const current = await load(trx, ctx.actor.organizationId, ref)
-        if (etag !== undefined) assertEtag(etag, current.etag)
-        const now = nowIso()
-        if (!(await counterpartyRepo.markDeleted(trx, current.id, current.version, now))) {
-          throw new ApiError('precondition_failed', 'The counterparty changed while this delete ran; fetch it again')
-        }
         const { organizationId } = ctx.actor
+        const { id } = requireLive(await counterpartyRepo.find(trx, organizationId, ref), 'counterparty', ref)
+        const now = nowIso()
+        // Written before If-Match is checked: the write waits for any concurrent writer of the row, so
+        // the etag is compared with the version actually deleted, and a concurrent delete is a 410.
+        const row = await counterpartyRepo.markDeleted(trx, id, now)
+        if (!row) return lostRace(() => counterpartyRepo.find(trx, organizationId, ref), 'counterparty', ref)
+        if (etag !== undefined) assertEtag(etag, etagOf(row.version - 1))
         const originator = ctx.actor.userId
-        const deletedAccounts = await externalAccountRepo.deleteOfCounterparty(trx, current.id, now)
+        const deletedAccounts = await externalAccountRepo.deleteOfCounterparty(trx, id, now)
         for (const account of deletedAccounts) {
           await recordEvent(trx, { organizationId, entityType: EXTERNAL_ACCOUNTS, entityId: account.id, type: 'DELETED', name: 'DELETED', originator, entity: toExternalAccount(account) })
         }
-        const deleted = { ...current, accounts: [], version: current.version + 1, updated: now, etag: `version:${current.version + 1}` }
-        await recordEvent(trx, { organizationId, entityType: COUNTERPARTIES, entityId: current.id, type: 'DELETED', name: 'DELETED', originator, entity: deleted })
+        await recordEvent(trx, { organizationId, entityType: COUNTERPARTIES, entityId: id, type: 'DELETED', name: 'DELETED', originator, entity: toCounterparty(row, []) })
       })
     },
 

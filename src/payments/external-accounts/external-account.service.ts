@@ -1,6 +1,5 @@
 import type { Database } from '../../db/database.js'
 import { recordEvent } from '../../events/index.js'
-import { ApiError } from '../../http/errors.js'
 import { createPatcher, type JsonPatchOperation } from '../../http/json-patch.js'
 import { pageOf, pageRequest, type ListEnvelopeOf } from '../../http/pagination.js'
 import { assertEtag } from '../../http/preconditions.js'
@@ -9,6 +8,7 @@ import type { Actor } from '../../iam/actor.js'
 import { nowIso } from '../../shared/clock.js'
 import type { CommandContext } from '../../shared/command-context.js'
 import { requireLive } from '../../shared/lookup.js'
+import { lostRace } from '../lost-race.js'
 import { externalAccountRepo, toExternalAccount } from './external-account.repo.js'
 import {
   EXTERNAL_ACCOUNT_PATCH_RULES,
@@ -30,7 +30,8 @@ export function createExternalAccountService(database: Database) {
 
     /** @throws ApiError invalid_token (400). */
     async list(actor: Actor, query: ExternalAccountListQuery): Promise<ListEnvelopeOf<ExternalAccount>> {
-      const filters = { counterpartyId: query.counterpartyId }
+      // Ids are stored in lower case; a path id may come in either case (RFC 9562), so may this one.
+      const filters = { counterpartyId: query.counterpartyId?.toLowerCase() }
       const page = pageRequest(query, EXTERNAL_ACCOUNTS, filters, 1)
       const rows = await externalAccountRepo.list(database.db, actor.organizationId, filters, page)
       return pageOf(rows, page, (row) => [row.id], toExternalAccount)
@@ -54,7 +55,7 @@ export function createExternalAccountService(database: Database) {
           updated: nowIso(),
         }
         if (!(await externalAccountRepo.update(trx, current.id, current.version, changes))) {
-          throw new ApiError('precondition_failed', 'The external account changed while this update ran; fetch it again')
+          await lostRace(() => externalAccountRepo.find(trx, ctx.actor.organizationId, ref), 'external account', ref)
         }
         const updated = toExternalAccount(requireLive(await externalAccountRepo.find(trx, ctx.actor.organizationId, ref), 'external account', ref))
         await recordEvent(trx, {
