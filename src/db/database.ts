@@ -57,6 +57,8 @@ function openSqlite(url: string): Kysely<DatabaseSchema> {
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('busy_timeout = 5000')
   sqlite.pragma('foreign_keys = ON')
+  // SQLite's built-in lower() folds only A–Z; PostgreSQL folds all of Unicode. Searches must agree.
+  sqlite.function('lower', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text))
   return new Kysely<DatabaseSchema>({ dialect: new ImmediateSqliteDialect(sqlite) })
 }
 
