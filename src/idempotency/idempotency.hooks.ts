@@ -3,10 +3,11 @@ import type { FastifyInstance } from 'fastify'
 import stringify from 'safe-stable-stringify'
 import type { Database } from '../db/database.js'
 import { ApiError, invalidField } from '../http/errors.js'
-import { claimKey } from './idempotency-key.js'
+import { claimKey, purgeExpiredKeys } from './idempotency-key.js'
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key'
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/
+const PURGE_INTERVAL_MS = 60 * 60 * 1000
 
 export interface IdempotencyOptions {
   /** How long a request may hold a key before a retry may take it over (its process presumed dead). */
@@ -20,10 +21,26 @@ function fingerprintOf(url: string, body: unknown): string {
 }
 
 /**
+ * An expired key is deleted when it is used again; all others are purged at start and hourly, so
+ * the table holds about a day of keys instead of growing forever. Several processes may purge at once.
+ */
+function purgeExpiredKeysPeriodically(app: FastifyInstance, database: Database): void {
+  const purge = () =>
+    purgeExpiredKeys(database.db).catch((error: unknown) => app.log.warn({ err: error }, 'could not purge expired idempotency keys'))
+  let timer: NodeJS.Timeout | undefined
+  app.addHook('onReady', async () => {
+    await purge()
+    timer = setInterval(purge, PURGE_INTERVAL_MS).unref()
+  })
+  app.addHook('onClose', async () => clearInterval(timer))
+}
+
+/**
  * Idempotency-Key on POST and PATCH (spec: Idempotency rules 1–5); ignored on other methods.
  * Runs after authentication (keys are scoped to the organization) and validation.
  */
 export function registerIdempotency(app: FastifyInstance, database: Database, options: IdempotencyOptions): void {
+  purgeExpiredKeysPeriodically(app, database)
   app.addHook('preHandler', async (request, reply) => {
     if (request.method !== 'POST' && request.method !== 'PATCH') return
     const key = request.headers[IDEMPOTENCY_HEADER]

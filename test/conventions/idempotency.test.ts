@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { LightMyRequestResponse } from 'fastify'
 import type { Credentials } from '../../src/iam/index.js'
+import { buildApp } from '../../src/http/app.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
 import { counterpartyBody } from '../support/fixtures.js'
 import { COUNTERPARTIES, countCounterparties, createCounterparty, expectError, UUID } from './expectations.js'
@@ -367,6 +368,22 @@ describe('Idempotency-Key: lifetime and crashed holders', () => {
     expectFresh(retry, 201)
     expect(await countCounterparties(t)).toBe(before + 1)
     expectReplayOf(await createWithKey(key, body), retry)
+  })
+
+  it('purges keys past their lifetime when a server starts, and keeps the others', async () => {
+    const [expired, live] = [newKey(), newKey()]
+    await echo(expired)
+    await echo(live)
+    await t.db.database.db
+      .updateTable('idempotency_keys')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('key', '=', expired)
+      .execute()
+    const restarted = await buildApp({ config: { rateLimitPerMinute: 100, maintenance: false, logLevel: 'silent' }, database: t.db.database })
+    await restarted.ready()
+    await restarted.close()
+    expect(await keyRows(expired)).toEqual([])
+    expect(await keyRows(live)).toHaveLength(1)
   })
 
   it('reuses an expired key as if new, even for a different request', async () => {
