@@ -274,6 +274,7 @@ export interface SandboxInstructionsTable {
   reference: string | null
   end_to_end_id: string
   mandate_reference: string | null
+  scheme: string | null
   status: 'PENDING_AT_BANK' | 'ACCEPTED' | 'EXECUTED' | 'FAILED' | 'RETURNED'
   reason_code: string | null
   booked_date: string | null

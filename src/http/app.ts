@@ -4,7 +4,7 @@ import type { Config } from '../config/config.js'
 import type { Database } from '../db/database.js'
 import { createAuthenticator } from '../iam/authenticate.js'
 import { idempotencyTestRoutes, registerIdempotency } from '../idempotency/index.js'
-import { accountRoutes, balanceRoutes, statementRoutes, transactionRoutes } from '../financial-data/index.js'
+import { accountRoutes, balanceRoutes, sandboxRoutes, statementRoutes, transactionRoutes } from '../financial-data/index.js'
 import { counterpartyRoutes, creditTransferRoutes, directDebitRoutes, externalAccountRoutes, mandateRoutes } from '../payments/index.js'
 import type { ApiApp } from './api-app.js'
 import { registerApiGuard } from './api-guard.js'
@@ -71,6 +71,7 @@ export async function buildApp(options: AppOptions): Promise<ApiApp> {
     accountRoutes(api)
     transactionRoutes(api)
     balanceRoutes(api)
+    sandboxRoutes(api)
     statementRoutes(api)
     counterpartyRoutes(api)
     externalAccountRoutes(api)

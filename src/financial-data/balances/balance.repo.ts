@@ -46,6 +46,26 @@ export const balanceRepo = {
       .execute()
   },
 
+  /**
+   * `upsert` for many rows in multi-row statements (10 parameters a row, 1,000 rows a statement).
+   * The rows must not repeat an (account, type, reported type, day): one statement cannot update a row twice.
+   */
+  async upsertMany(trx: Executor, rows: BalancesTable[]): Promise<void> {
+    for (let start = 0; start < rows.length; start += 1000) {
+      await trx
+        .insertInto('balances')
+        .values(rows.slice(start, start + 1000))
+        .onConflict((conflict) =>
+          conflict.columns(['account_id', 'type', 'reported_type', 'local_date']).doUpdateSet((eb) => ({
+            amount: eb.ref('excluded.amount'),
+            timestamp: eb.ref('excluded.timestamp'),
+            version: sql<number>`balances.version + 1`,
+          })),
+        )
+        .execute()
+    }
+  },
+
   async find(db: Executor, organizationId: string, id: string): Promise<BalancesTable | undefined> {
     return db.selectFrom('balances').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst()
   },

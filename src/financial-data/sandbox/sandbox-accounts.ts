@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { composeIBAN } from 'ibantools'
 import type { Executor } from '../../db/database.js'
+import type { AccountsTable } from '../../db/schema.js'
 import { nowIso } from '../../shared/clock.js'
 import { newId } from '../../shared/ids.js'
 import { accountRepo } from '../accounts/account.repo.js'
@@ -8,7 +9,11 @@ import { accountRepo } from '../accounts/account.repo.js'
 /** The simulated bank every sandbox organization banks with (fictive BICs, as the reference's Testbank). */
 export const SANDBOX_BANK_NAME = 'Kassa Testbank'
 
+/** What an account is for: the seeded history differs by role. */
+export type SandboxAccountRole = 'operating' | 'payroll' | 'nordic'
+
 interface SandboxAccountPlan {
+  role: SandboxAccountRole
   name: string
   currency: string
   market: 'DE' | 'SE'
@@ -18,9 +23,9 @@ interface SandboxAccountPlan {
 }
 
 const PLANS: SandboxAccountPlan[] = [
-  { name: 'Operating account', currency: 'EUR', market: 'DE', bic: 'KASADEFFXXX', bban: (d) => `50010517${d.slice(0, 10)}` },
-  { name: 'Payroll account', currency: 'EUR', market: 'DE', bic: 'KASADEFFXXX', bban: (d) => `50010517${d.slice(10, 20)}` },
-  { name: 'Nordic account', currency: 'SEK', market: 'SE', bic: 'KASASESSXXX', bban: (d) => `500${d.slice(20, 37)}` },
+  { role: 'operating', name: 'Operating account', currency: 'EUR', market: 'DE', bic: 'KASADEFFXXX', bban: (d) => `50010517${d.slice(0, 10)}` },
+  { role: 'payroll', name: 'Payroll account', currency: 'EUR', market: 'DE', bic: 'KASADEFFXXX', bban: (d) => `50010517${d.slice(10, 20)}` },
+  { role: 'nordic', name: 'Nordic account', currency: 'SEK', market: 'SE', bic: 'KASASESSXXX', bban: (d) => `500${d.slice(20, 37)}` },
 ]
 
 /** Decimal digits derived from the organization id: the same organization always gets the same account numbers. */
@@ -29,14 +34,21 @@ function digitsFor(organizationId: string): string {
   return Array.from(hash, (byte) => String(byte % 10)).join('')
 }
 
+export interface OpenedSandboxAccount {
+  role: SandboxAccountRole
+  iban: string
+  row: AccountsTable
+}
+
 /** Opens the sandbox bank's accounts for a new sandbox organization: two EUR accounts and one SEK account. */
-export async function openSandboxAccounts(trx: Executor, organizationId: string): Promise<void> {
+export async function openSandboxAccounts(trx: Executor, organizationId: string): Promise<OpenedSandboxAccount[]> {
   const digits = digitsFor(organizationId)
   const now = nowIso()
+  const opened: OpenedSandboxAccount[] = []
   for (const plan of PLANS) {
     const iban = composeIBAN({ countryCode: plan.market, bban: plan.bban(digits) })
     if (!iban) throw new Error(`Could not compose a ${plan.market} IBAN for ${plan.name}`)
-    await accountRepo.insert(trx, {
+    const row: AccountsTable = {
       id: newId(),
       organization_id: organizationId,
       external_id: null,
@@ -52,6 +64,9 @@ export async function openSandboxAccounts(trx: Executor, organizationId: string)
       version: 1,
       created: now,
       updated: now,
-    })
+    }
+    await accountRepo.insert(trx, row)
+    opened.push({ role: plan.role, iban, row })
   }
+  return opened
 }

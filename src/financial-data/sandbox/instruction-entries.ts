@@ -1,0 +1,72 @@
+import type { SandboxInstructionsTable } from '../../db/schema.js'
+import type { BookedEntry } from '../bookings/booking.service.js'
+import type { TransactionCounterparty } from '../transactions/transaction.schemas.js'
+import { BTC, reasonOf } from './bank-codes.js'
+import { executionAmount } from './instruction-rules.js'
+
+/** The entries the sandbox bank books for an instruction, on the day it processes it. Pure. */
+
+type Instruction = Pick<
+  SandboxInstructionsTable,
+  | 'id'
+  | 'payment_type'
+  | 'amount'
+  | 'counterparty_name'
+  | 'counterparty_iban'
+  | 'counterparty_bic'
+  | 'reference'
+  | 'end_to_end_id'
+  | 'mandate_reference'
+>
+
+function counterpartyOf(instruction: Instruction): TransactionCounterparty {
+  const market = instruction.counterparty_iban.slice(0, 2)
+  return {
+    name: instruction.counterparty_name,
+    account: {
+      market,
+      identifiers: [{ market, type: 'IBAN', number: instruction.counterparty_iban }],
+      ...(instruction.counterparty_bic ? { bic: instruction.counterparty_bic } : {}),
+    },
+  }
+}
+
+function common(instruction: Instruction) {
+  return {
+    endToEndId: instruction.end_to_end_id,
+    counterparty: counterpartyOf(instruction),
+    ...(instruction.reference ? { reference: instruction.reference } : {}),
+    ...(instruction.mandate_reference ? { mandateReference: instruction.mandate_reference } : {}),
+  }
+}
+
+/** The execution: a credit transfer's debit, or a direct debit's collection credited. */
+export function executionEntry(instruction: Instruction, day: string, scheme?: string): BookedEntry {
+  const isTransfer = instruction.payment_type === 'CREDIT_TRANSFER'
+  const remittance = instruction.reference ? ` ${instruction.reference}` : ''
+  return {
+    entryReference: `KTB-X-${instruction.id}`,
+    amount: executionAmount({ paymentType: instruction.payment_type, amount: instruction.amount }),
+    date: day,
+    valueDate: day,
+    description: isTransfer ? `${instruction.counterparty_name}${remittance}` : `Collection ${instruction.counterparty_name}${remittance}`,
+    bankTransactionCode: isTransfer ? BTC.sepaCreditIssued : scheme === 'SDD_B2B' ? BTC.directDebitCollectedB2b : BTC.directDebitCollected,
+    ...common(instruction),
+  }
+}
+
+/** The return of an executed instruction: the opposite entry, with the return reason. */
+export function returnEntry(instruction: Instruction, day: string, reasonCode: 'AC04' = 'AC04'): BookedEntry {
+  const isTransfer = instruction.payment_type === 'CREDIT_TRANSFER'
+  const reason = reasonOf(reasonCode)
+  return {
+    entryReference: `KTB-R-${instruction.id}`,
+    amount: -executionAmount({ paymentType: instruction.payment_type, amount: instruction.amount }),
+    date: day,
+    valueDate: day,
+    description: `Return ${reason.code} ${reason.description}: ${instruction.counterparty_name}`,
+    bankTransactionCode: isTransfer ? BTC.creditTransferReturned : BTC.directDebitReturned,
+    returnReason: reason,
+    ...common(instruction),
+  }
+}
