@@ -10,15 +10,22 @@ export function commandContext(request: FastifyRequest, reply: FastifyReply, sta
   const { database } = request.server
   return {
     actor: request.actor!,
-    transaction: (work) =>
-      database.transaction(async (trx) => {
-        const result = await work(trx)
-        const held = request.idempotencyKey
-        if (held) {
-          reply.code(status)
-          await held.complete(trx, status, String(reply.serialize(result)))
-        }
-        return result
-      }),
+    transaction: async (work) => {
+      const held = request.idempotencyKey
+      try {
+        return await database.transaction(async (trx) => {
+          const result = await work(trx)
+          if (held) {
+            reply.code(status)
+            await held.complete(trx, status, String(reply.serialize(result)))
+          }
+          return result
+        })
+      } catch (error) {
+        // The stored response rolled back with the work; the key must be released or stored like any failure's.
+        held?.rolledBack()
+        throw error
+      }
+    },
   }
 }

@@ -33,6 +33,11 @@ export class HeldKey {
     this.completed = true
   }
 
+  /** The transaction `complete` wrote in did not commit, so nothing is stored yet. */
+  rolledBack(): void {
+    this.completed = false
+  }
+
   /** Frees the key so a retry can run again (spec: a 5xx is not stored). */
   async release(db: Executor): Promise<void> {
     await idempotencyRepo.release(db, this.scope, this.lockToken)

@@ -2,8 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { LightMyRequestResponse } from 'fastify'
 import type { Credentials } from '../../src/iam/index.js'
+import type { Database } from '../../src/db/database.js'
+import type { ApiApp } from '../../src/http/api-app.js'
 import { buildApp } from '../../src/http/app.js'
-import { startTestApp, type TestApp } from '../support/test-app.js'
+import { basicAuth, startTestApp, type TestApp } from '../support/test-app.js'
 import { counterpartyBody } from '../support/fixtures.js'
 import { COUNTERPARTIES, countCounterparties, createCounterparty, expectError, UUID } from './expectations.js'
 
@@ -219,6 +221,39 @@ describe('Idempotency-Key: a 5xx is not stored, so a retry runs again', () => {
     const first = await echo(key, '?status=404')
     expect(first.statusCode).toBe(404)
     expectReplayOf(await echo(key, '?status=404'), first)
+  })
+})
+
+describe('Idempotency-Key: a stored response that rolls back with its transaction is not kept', () => {
+  let failingCommits: ApiApp
+  beforeAll(async () => {
+    // A server whose transactions do all their work, the stored response included, and then fail to commit.
+    const database: Database = {
+      ...t.db.database,
+      transaction: (work) =>
+        t.db.database.transaction(async (trx) => {
+          await work(trx)
+          throw new Error('commit failed')
+        }),
+    }
+    failingCommits = await buildApp({ config: { rateLimitPerMinute: 100, maintenance: false, logLevel: 'silent' }, database })
+  })
+  afterAll(() => failingCommits.close())
+
+  it('releases the key, so a retry runs instead of waiting out the lease with 425s', async () => {
+    const key = newKey()
+    const create = () =>
+      failingCommits.inject({
+        method: 'POST',
+        url: COUNTERPARTIES,
+        payload: counterpartyBody({ legalName: 'Rolled Back' }),
+        headers: { authorization: basicAuth(t.owner), 'idempotency-key': key },
+      })
+    expectError(await create(), 500, 'internal_error')
+    expect(await keyRows(key)).toEqual([])
+    expectError(await create(), 500, 'internal_error')
+    const stored = await createWithKey(key, counterpartyBody({ legalName: 'Rolled Back' }))
+    expectFresh(stored, 201)
   })
 })
 
