@@ -75,8 +75,9 @@ function registeredRoutes(tree: string): string[] {
   for (const line of tree.split('\n')) {
     const match = /^([│├└─\s]*)(\S.*?)(?: \(([A-Z, ]+)\))?$/.exec(line)
     if (!match) continue
-    const depth = match[1]!.length / 4
-    stack.length = depth
+    // Each level of the tree is indented by four characters ("├── ", "│   └── ", …).
+    const depth = match[1]!.length / 4 - 1
+    stack.length = Math.max(depth, 0)
     stack.push(match[2]!)
     const path = fastifyToOpenApiPath(stack.join(''))
     for (const method of (match[3] ?? '').split(', ').filter(Boolean)) {
