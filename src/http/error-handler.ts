@@ -79,9 +79,17 @@ export function errorBody(error: ApiError, request: FastifyRequest): ErrorEnvelo
   }
 }
 
+/**
+ * The envelope is serialized as it is, not through the route's response schemas: a status a route does
+ * not document would otherwise go through its `default` schema, fail to fit, and become a bare 500.
+ */
 export function sendError(error: ApiError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error.headers) reply.headers(error.headers)
-  return reply.status(error.status).type('application/json; charset=utf-8').send(errorBody(error, request))
+  return reply
+    .status(error.status)
+    .type('application/json; charset=utf-8')
+    .serializer(JSON.stringify)
+    .send(errorBody(error, request))
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {

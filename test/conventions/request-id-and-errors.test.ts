@@ -103,6 +103,15 @@ describe('framework errors get the envelope and a request-id, never a 500', () =
     })
   }
 
+  it('on routes that do not document the status, too: /v1/idempotency-test answers 415 and 413 in the envelope', async () => {
+    const url = '/v1/idempotency-test'
+    const wrongType = await t.request({ method: 'POST', url, body: 'hello', headers: { 'content-type': 'text/plain' } })
+    expectError(wrongType, 415, 'unsupported_media_type')
+    const big = JSON.stringify({ padding: 'x'.repeat(1024 * 1024) })
+    expectError(await t.request({ method: 'POST', url, body: big, headers: { 'content-type': 'application/json' } }), 413, 'payload_too_large')
+    expectError(await t.request({ method: 'POST', url, body: '{', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request')
+  })
+
   it('an unknown route → 404 and a known path with a wrong method → 405, both with request-id', async () => {
     expectError(await t.request({ method: 'GET', url: '/nowhere' }), 404, 'route_not_found')
     expectError(await t.request({ method: 'PUT', url: COUNTERPARTIES }), 405, 'method_not_allowed')
