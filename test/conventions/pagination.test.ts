@@ -114,6 +114,7 @@ describe('keyset traversal', () => {
     const { org, ids } = await organizationWith(12)
     const newestFirst = [...ids].reverse()
     const deleted = new Set<string>()
+    const deletedBeforeServed = new Set<string>()
     const seen: string[] = []
     let token = ''
     let pages = 0
@@ -131,6 +132,7 @@ describe('keyset traversal', () => {
         expect((await t.request({ method: 'DELETE', url: `${COUNTERPARTIES}/${id}`, as: org })).statusCode).toBe(204)
         deleted.add(id)
       }
+      if (ahead !== undefined) deletedBeforeServed.add(ahead)
     } while (token !== '')
 
     expect(new Set(seen).size).toBe(seen.length)
@@ -138,6 +140,8 @@ describe('keyset traversal', () => {
     expect(seen.filter((id) => newestFirst.includes(id))).toEqual(existedThroughout.filter((id) => seen.includes(id)))
     for (const id of newestFirst.filter((candidate) => !deleted.has(candidate))) expect(seen).toContain(id)
     for (const id of seen) expect(newestFirst).toContain(id)
+    for (const id of deletedBeforeServed) expect(seen).not.toContain(id)
+    expect(deletedBeforeServed.size).toBeGreaterThan(0)
     expect(pages).toBeGreaterThan(1)
   })
 
