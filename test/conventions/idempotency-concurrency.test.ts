@@ -176,10 +176,10 @@ describe('parallel duplicate Idempotency-Keys across two server processes on one
 
   it('answers 425 on one server while the other still runs the request', async () => {
     const key = newKey()
-    const running = send(base, 'POST', '/v1/idempotency-test?sleep=300', { key })
+    const running = send(base, 'POST', '/v1/idempotency-test?sleep=500', { key })
     const claimed = () => t.db.database.db.selectFrom('idempotency_keys').select('key').where('key', '=', key).executeTakeFirst()
     while (!(await claimed())) await sleep(5)
-    const early = await send(second.base, 'POST', '/v1/idempotency-test?sleep=300', { key })
+    const early = await send(second.base, 'POST', '/v1/idempotency-test?sleep=500', { key })
     expectError(early, 425, 'idempotency_key_in_use')
     expect((await running).status).toBe(200)
   })
