@@ -3,9 +3,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Config } from '../config/config.js'
 import type { Database } from '../db/database.js'
 import { createAuthenticator } from '../iam/authenticate.js'
+import { accessKeyRoutes, roleRoutes, userRoutes } from '../iam/index.js'
 import { idempotencyTestRoutes, registerIdempotency } from '../idempotency/index.js'
 import { accountRoutes, balanceRoutes, sandboxRoutes, statementRoutes, transactionRoutes } from '../financial-data/index.js'
 import { counterpartyRoutes, creditTransferRoutes, directDebitRoutes, externalAccountRoutes, mandateRoutes } from '../payments/index.js'
+import { approvalChainRoutes } from '../payments/approvals/approval-chain.routes.js'
+import { startPaymentWorker, type PaymentWorker } from '../payments/processing/index.js'
+import { deliveryRoutes, registerDeliveryWorker, webhookRoutes, webhookSettings, type WebhookSettingsInput } from '../webhooks/index.js'
 import type { ApiApp } from './api-app.js'
 import { registerApiGuard } from './api-guard.js'
 import { ApiError } from './errors.js'
@@ -21,12 +25,16 @@ import { registerValidation } from './validation.js'
 export const API_VERSION = '0.1.0'
 
 export interface AppOptions {
-  config: Pick<Config, 'rateLimitPerMinute' | 'maintenance' | 'logLevel'>
+  config: Pick<Config, 'rateLimitPerMinute' | 'maintenance' | 'logLevel'> & Partial<Pick<Config, 'webhookAllowLoopback'>>
   database: Database
   /** How long an Idempotency-Key stays locked by a request whose process may have died. */
   idempotencyLeaseMilliseconds?: number
   /** How long an access key's grant is cached between database reads. */
   authCacheMilliseconds?: number
+  /** Webhook delivery: retry schedule, timeouts, the worker; production's defaults when omitted. */
+  webhooks?: WebhookSettingsInput
+  /** Pause between payment worker passes (submission, sandbox bank steps); false runs no worker. */
+  paymentWorkerIntervalMilliseconds?: number | false
 }
 
 /** The HTTP application: conventions first, then every resource's routes. Wired by hand; grep finds every route. */
@@ -53,7 +61,18 @@ export async function buildApp(options: AppOptions): Promise<ApiApp> {
   registerErrorHandler(app)
   registerJsonBodies(app)
   registerMethodNotAllowed(app)
+  const webhooks = webhookSettings(options.config.webhookAllowLoopback ?? false, options.webhooks)
+  registerDeliveryWorker(app, webhooks)
   await registerOpenApi(app, API_VERSION)
+
+  // Approved payments go to their bank from a background worker, woken at once by each approval.
+  let paymentWorker: PaymentWorker | undefined
+  const wakePaymentWorker = () => paymentWorker?.wake()
+  app.addHook('onReady', async () => {
+    const interval = options.paymentWorkerIntervalMilliseconds ?? 1_000
+    if (interval !== false) paymentWorker = startPaymentWorker(options.database, { intervalMilliseconds: interval, log: app.log })
+  })
+  app.addHook('onClose', async () => paymentWorker?.stop())
 
   healthRoutes(app)
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
@@ -75,9 +94,15 @@ export async function buildApp(options: AppOptions): Promise<ApiApp> {
     statementRoutes(api)
     counterpartyRoutes(api)
     externalAccountRoutes(api)
-    creditTransferRoutes(api, () => undefined)
+    creditTransferRoutes(api, wakePaymentWorker)
     mandateRoutes(api)
-    directDebitRoutes(api, () => undefined)
+    directDebitRoutes(api, wakePaymentWorker)
+    roleRoutes(api)
+    userRoutes(api)
+    accessKeyRoutes(api)
+    approvalChainRoutes(api)
+    webhookRoutes(api, webhooks)
+    deliveryRoutes(api)
   })
 
   return app

@@ -55,7 +55,8 @@ describe('credit transfers: create and approve as owner', () => {
     expect(again.statusCode).toBe(409)
 
     const events = (await t.request({ method: 'GET', url: `/payments/v2/credit-transfers/${payment.id}/events` })).json()
-    expect(events.items.map((e: { name: string }) => e.name)).toEqual(['CREATED', 'FULLY_APPROVED'])
+    // The payment worker may already have moved it on towards the bank.
+    expect(events.items.map((e: { name: string }) => e.name).slice(0, 2)).toEqual(['CREATED', 'FULLY_APPROVED'])
   })
 
   it('refuses an admin approving the Owner step (403) and lets them reject', async () => {

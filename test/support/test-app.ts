@@ -36,12 +36,14 @@ export async function startTestApp(
   overrides: Partial<AppOptions['config']> & Omit<Partial<AppOptions>, 'config' | 'database'> = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase()
-  const { idempotencyLeaseMilliseconds, authCacheMilliseconds, ...config } = overrides
+  const { idempotencyLeaseMilliseconds, authCacheMilliseconds, webhooks, paymentWorkerIntervalMilliseconds = 100, ...config } = overrides
   const app = await buildApp({
     config: { rateLimitPerMinute: 100_000, maintenance: false, logLevel: 'silent', ...config },
     database: db.database,
     idempotencyLeaseMilliseconds,
     authCacheMilliseconds,
+    webhooks,
+    paymentWorkerIntervalMilliseconds,
   })
   await app.ready()
   const owner = await createSandboxOrganization(db.database, 'Test organization')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PAYMENT_STATUSES, assertTransition, canTransition, isDateEditable, isFinal, type PaymentStatus } from './payment-status.js'
+import { PAYMENT_STATUSES, assertTransition, canTransition, isDateEditable, isFinal, pathTo, type PaymentStatus } from './payment-status.js'
 
 const allowed: Array<[PaymentStatus, PaymentStatus]> = [
   ['CREATED', 'APPROVED'],
@@ -38,5 +38,14 @@ describe('payment lifecycle', () => {
   it('knows final statuses and when the date may change', () => {
     expect(PAYMENT_STATUSES.filter(isFinal)).toEqual(['REJECTED', 'FAILED', 'RETURNED'])
     expect(PAYMENT_STATUSES.filter(isDateEditable)).toEqual(['CREATED', 'APPROVED'])
+  })
+
+  it('finds the path a bank report implies, step by step', () => {
+    expect(pathTo('SENT', 'EXECUTED')).toEqual(['ACCEPTED', 'EXECUTED'])
+    expect(pathTo('SENT', 'RETURNED')).toEqual(['ACCEPTED', 'EXECUTED', 'RETURNED'])
+    expect(pathTo('PENDING_AT_BANK', 'ACCEPTED')).toEqual(['ACCEPTED'])
+    expect(pathTo('ACCEPTED', 'ACCEPTED')).toEqual([])
+    expect(pathTo('FAILED', 'EXECUTED')).toBeUndefined()
+    expect(pathTo('EXECUTED', 'ACCEPTED')).toBeUndefined()
   })
 })

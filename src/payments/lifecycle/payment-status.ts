@@ -80,3 +80,28 @@ export class IllegalTransitionError extends Error {
 export function assertTransition(from: PaymentStatus, to: PaymentStatus): void {
   if (!canTransition(from, to)) throw new IllegalTransitionError(from, to)
 }
+
+/**
+ * The shortest way through the table from one status to another, excluding `from`; [] when equal,
+ * undefined when unreachable. A bank may report EXECUTED to a payment Kassa still shows as SENT:
+ * the payment then passes ACCEPTED on the way, and each step is recorded.
+ */
+export function pathTo(from: PaymentStatus, to: PaymentStatus): PaymentStatus[] | undefined {
+  if (from === to) return []
+  const previous = new Map<PaymentStatus, PaymentStatus>()
+  const queue: PaymentStatus[] = [from]
+  while (queue.length > 0) {
+    const current = queue.shift()!
+    for (const next of TRANSITIONS[current]) {
+      if (next === from || previous.has(next)) continue
+      previous.set(next, current)
+      if (next === to) {
+        const path: PaymentStatus[] = [to]
+        for (let step = current; step !== from; step = previous.get(step)!) path.unshift(step)
+        return path
+      }
+      queue.push(next)
+    }
+  }
+  return undefined
+}
