@@ -9,6 +9,8 @@ const ConfigSchema = Type.Object({
   rateLimitPerMinute: Type.Integer({ minimum: 1 }),
   maintenance: Type.Boolean(),
   logLevel: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  /** Lets webhooks target plain http and loopback addresses: for development and tests only. */
+  webhookAllowLoopback: Type.Boolean(),
 })
 export type Config = Static<typeof ConfigSchema>
 
@@ -36,6 +38,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: integerFrom('KASSA_RATE_LIMIT_PER_MINUTE', env.KASSA_RATE_LIMIT_PER_MINUTE, 600),
     maintenance: booleanFrom('KASSA_MAINTENANCE', env.KASSA_MAINTENANCE),
     logLevel: env.LOG_LEVEL || 'info',
+    webhookAllowLoopback: booleanFrom('KASSA_WEBHOOK_ALLOW_LOOPBACK', env.KASSA_WEBHOOK_ALLOW_LOOPBACK),
   } as Config
   if (!validateConfig(config)) {
     const problems = validateConfig.errors?.map((e) => `${e.instancePath || 'config'} ${e.message}`).join('; ')

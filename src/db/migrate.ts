@@ -3,6 +3,7 @@ import * as foundation from './migrations/0001-foundation.js'
 import * as financialData from './migrations/0002-financial-data.js'
 import * as sandboxBank from './migrations/0003-sandbox-bank.js'
 import * as payments from './migrations/0004-payments.js'
+import * as webhooks from './migrations/0005-webhooks.js'
 
 /** Migrations are listed here in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '0002-financial-data': financialData,
   '0003-sandbox-bank': sandboxBank,
   '0004-payments': payments,
+  '0005-webhooks': webhooks,
 }
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {

@@ -3,6 +3,7 @@ import type { Executor } from '../db/database.js'
 import type { EventsTable } from '../db/schema.js'
 import { keysetAfter, type PageRequest } from '../http/pagination.js'
 import { nowIso } from '../shared/clock.js'
+import { enqueueEventDeliveries } from '../webhooks/outbox.js'
 import type { Event, EventType } from './event.schemas.js'
 
 export interface NewEvent {
@@ -18,7 +19,8 @@ export interface NewEvent {
 }
 
 /**
- * Appends an event in the caller's transaction, so a change and its event commit together.
+ * Appends an event in the caller's transaction, so a change and its event commit together, and
+ * enqueues its webhook deliveries in that same transaction (the outbox; sent after commit).
  * Sequence numbers are per entity; the entity's own row update serializes writers of one entity,
  * and the (entity_id, sequence) key refuses a duplicate should two ever race.
  */
@@ -28,22 +30,21 @@ export async function recordEvent(trx: Executor, event: NewEvent): Promise<void>
     .select(sql<number>`coalesce(max(sequence), 0) + 1`.as('next'))
     .where('entity_id', '=', event.entityId)
     .executeTakeFirstOrThrow()
-  await trx
-    .insertInto('events')
-    .values({
-      organization_id: event.organizationId,
-      entity_type: event.entityType,
-      entity_id: event.entityId,
-      sequence: Number(next),
-      type: event.type,
-      name: event.name,
-      timestamp: nowIso(),
-      originator: event.originator,
-      message: event.message ?? null,
-      entity_version: event.entity.version,
-      entity: JSON.stringify(event.entity),
-    })
-    .execute()
+  const row: EventsTable = {
+    organization_id: event.organizationId,
+    entity_type: event.entityType,
+    entity_id: event.entityId,
+    sequence: Number(next),
+    type: event.type,
+    name: event.name,
+    timestamp: nowIso(),
+    originator: event.originator,
+    message: event.message ?? null,
+    entity_version: event.entity.version,
+    entity: JSON.stringify(event.entity),
+  }
+  await trx.insertInto('events').values(row).execute()
+  await enqueueEventDeliveries(trx, event.entityType, toEvent(row), event.entity)
 }
 
 function toEvent(row: EventsTable): Event {

@@ -18,6 +18,8 @@ export const ERRORS = {
   external_id_taken: { status: 409, message: 'The externalId is already used by another resource of this type' },
   gone: { status: 410, message: 'The resource existed but was deleted' },
   precondition_failed: { status: 412, message: 'If-Match does not match the current etag of the resource' },
+  too_many_keys: { status: 412, message: 'The webhook already has the most signing keys it may have (2); delete one first' },
+  key_required: { status: 412, message: 'A webhook keeps at least one signing key; add another before deleting this one' },
   payload_too_large: { status: 413, message: 'The request body is too large' },
   unsupported_media_type: { status: 415, message: 'Unsupported Content-Type' },
   idempotency_key_reused: {
