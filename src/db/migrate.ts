@@ -4,6 +4,7 @@ import * as financialData from './migrations/0002-financial-data.js'
 import * as sandboxBank from './migrations/0003-sandbox-bank.js'
 import * as payments from './migrations/0004-payments.js'
 import * as webhooks from './migrations/0005-webhooks.js'
+import * as iamSettings from './migrations/0006-iam-settings.js'
 
 /** Migrations are listed here in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0003-sandbox-bank': sandboxBank,
   '0004-payments': payments,
   '0005-webhooks': webhooks,
+  '0006-iam-settings': iamSettings,
 }
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {

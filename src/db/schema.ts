@@ -17,9 +17,11 @@ export interface RolesTable {
   builtin: string | null
   owner: number
   permissions: string
+  description: string | null
   version: number
   created: string
   updated: string
+  deleted_at: string | null
 }
 
 export interface UsersTable {

@@ -37,6 +37,29 @@ function actorOf(grant: AccessKeyGrant): Actor {
   }
 }
 
+type GrantCache = Map<string, { grant: AccessKeyGrant; actor: Actor; expires: number }>
+
+/** The grant caches of this process's authenticators, held weakly so a closed app's cache can go. */
+const grantCaches = new Set<WeakRef<GrantCache>>()
+/** Bumped by every forget: a grant read from the database before a forget is used once but not cached. */
+let forgetGeneration = 0
+
+/**
+ * Drops cached grants in this process, so a revoked key, a deleted user or a changed role takes
+ * effect on the next request; other processes see it once their cache entry expires.
+ * Call after the change has committed, or a request in between may cache the old grant again.
+ * @param accessKeys the keys to forget; every cached grant when omitted.
+ */
+export function forgetCachedGrants(accessKeys?: readonly string[]): void {
+  forgetGeneration += 1
+  for (const ref of grantCaches) {
+    const cache = ref.deref()
+    if (!cache) grantCaches.delete(ref)
+    else if (accessKeys === undefined) cache.clear()
+    else for (const accessKey of accessKeys) cache.delete(accessKey)
+  }
+}
+
 export interface AuthenticatorOptions {
   /** How long a key's grant is reused before it is read again; a revocation takes effect within this time. */
   cacheMilliseconds: number
@@ -48,13 +71,15 @@ export interface AuthenticatorOptions {
  * @throws ApiError unauthorized (401, with WWW-Authenticate) for missing, malformed or wrong credentials.
  */
 export function createAuthenticator(db: Db, options: AuthenticatorOptions = { cacheMilliseconds: 5_000 }) {
-  const cache = new Map<string, { grant: AccessKeyGrant; actor: Actor; expires: number }>()
+  const cache: GrantCache = new Map()
+  grantCaches.add(new WeakRef(cache))
   const MAX_CACHED = 10_000
 
   async function lookup(accessKey: string): Promise<{ grant: AccessKeyGrant; actor: Actor } | undefined> {
     const now = Date.now()
     const cached = cache.get(accessKey)
     if (cached && cached.expires > now) return cached
+    const generation = forgetGeneration
     const grant = await accessKeyRepo.findGrant(db, accessKey)
     if (!grant) {
       cache.delete(accessKey)
@@ -62,7 +87,7 @@ export function createAuthenticator(db: Db, options: AuthenticatorOptions = { ca
     }
     if (cache.size >= MAX_CACHED) cache.clear()
     const entry = { grant, actor: actorOf(grant), expires: now + options.cacheMilliseconds }
-    cache.set(accessKey, entry)
+    if (generation === forgetGeneration) cache.set(accessKey, entry)
     return entry
   }
 

@@ -29,9 +29,11 @@ export async function createBuiltinRoles(trx: Executor, organizationId: string):
       builtin: role.name,
       owner: role.owner ? 1 : 0,
       permissions: JSON.stringify(role.permissions),
+      description: null,
       version: 1,
       created: now,
       updated: now,
+      deleted_at: null,
     })
   }
 }

@@ -1,5 +1,7 @@
 import type { Executor } from '../../db/database.js'
 import type { AccessKeysTable } from '../../db/schema.js'
+import { keysetAfter, type PageRequest } from '../../http/pagination.js'
+import type { AccessKey } from './access-key.schemas.js'
 
 /** What authentication needs to know about a key, in one indexed read. */
 export interface AccessKeyGrant {
@@ -11,6 +13,10 @@ export interface AccessKeyGrant {
   roleName: string
   owner: number
   permissions: string
+}
+
+export function toAccessKey(row: AccessKeysTable): AccessKey {
+  return { id: row.id, userId: row.user_id, accessKey: row.access_key, created: row.created }
 }
 
 export const accessKeyRepo = {
@@ -38,5 +44,46 @@ export const accessKeyRepo = {
       .where('k.revoked_at', 'is', null)
       .where('u.deleted_at', 'is', null)
       .executeTakeFirst()
+  },
+
+  /** One key of a user, revoked or not. */
+  async find(db: Executor, userId: string, id: string): Promise<AccessKeysTable | undefined> {
+    return db.selectFrom('access_keys').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst()
+  },
+
+  /** A user's active keys, oldest first; fetches `limit + 1` rows for the pager. */
+  async listActive(db: Executor, userId: string, page: PageRequest): Promise<AccessKeysTable[]> {
+    let query = db.selectFrom('access_keys').selectAll().where('user_id', '=', userId).where('revoked_at', 'is', null)
+    if (page.after) query = query.where(keysetAfter(['id'], 'asc', page.after))
+    return query.orderBy('id', 'asc').limit(page.limit + 1).execute()
+  },
+
+  /** The access keys (public halves) of a user's active keys. */
+  async activeKeysOf(db: Executor, userId: string): Promise<string[]> {
+    const rows = await db.selectFrom('access_keys').select('access_key').where('user_id', '=', userId).where('revoked_at', 'is', null).execute()
+    return rows.map((row) => row.access_key)
+  },
+
+  /** Revokes one active key; false when it was already revoked. */
+  async revoke(trx: Executor, id: string, now: string): Promise<boolean> {
+    const result = await trx
+      .updateTable('access_keys')
+      .set({ revoked_at: now })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst()
+    return Number(result.numUpdatedRows) === 1
+  },
+
+  /** Revokes every active key of a user; the access keys revoked. */
+  async revokeAllOf(trx: Executor, userId: string, now: string): Promise<string[]> {
+    const rows = await trx
+      .updateTable('access_keys')
+      .set({ revoked_at: now })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .returning('access_key')
+      .execute()
+    return rows.map((row) => row.access_key)
   },
 }
