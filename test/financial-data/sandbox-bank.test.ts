@@ -11,7 +11,8 @@ const TODAY = '2025-06-16'
 let t: TestApp
 let database: Database
 beforeAll(async () => {
-  t = await startTestApp()
+  // No payment worker: its processDue would move these banks' clocks in the background.
+  t = await startTestApp({ paymentWorkerIntervalMilliseconds: false })
   database = t.db.database
 })
 afterAll(() => t.close())

@@ -7,7 +7,8 @@ import { bankToday, bookedNow, ledgerProblems, liveOrganization, sandboxAccounts
 
 let t: TestApp
 beforeAll(async () => {
-  t = await startTestApp()
+  // No payment worker: its processDue would move these banks' clocks in the background.
+  t = await startTestApp({ paymentWorkerIntervalMilliseconds: false })
 })
 afterAll(() => t.close())
 

@@ -10,7 +10,8 @@ let today: string
 let eur: string
 let sek: string
 beforeAll(async () => {
-  t = await startTestApp()
+  // No payment worker: its processDue would move these banks' clocks in the background.
+  t = await startTestApp({ paymentWorkerIntervalMilliseconds: false })
   live = await liveOrganization(t.db.database)
   today = new Date().toISOString().slice(0, 10)
   const accounts = await sandboxAccounts(t.db.database, t.owner.organizationId)

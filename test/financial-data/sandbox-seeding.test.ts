@@ -8,7 +8,8 @@ import { ledgerProblems, reportedBalance, sandboxAccounts } from './sandbox-help
 
 let t: TestApp
 beforeAll(async () => {
-  t = await startTestApp()
+  // No payment worker: its processDue would move these banks' clocks in the background.
+  t = await startTestApp({ paymentWorkerIntervalMilliseconds: false })
 })
 afterAll(() => t.close())
 
@@ -74,7 +75,7 @@ describe('seeding', () => {
         bankTransactionCode?: { domain: string; family: string; subfamily: string }
         counterparty?: { name: string }
       }[]
-      expect(items.length).toBeGreaterThan(30)
+      expect(items.length).toBeGreaterThan(15) // the payroll account has the fewest: funding, salaries, taxes, fees
       const dates = items.map((item) => item.date).sort()
       expect(dates[0]! <= addDays(today, -80)).toBe(true)
       expect(dates[dates.length - 1]! < today).toBe(true)
