@@ -1,5 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify'
 import { expect } from 'vitest'
+import type { Database } from '../../src/db/database.js'
+import type { ApiApp } from '../../src/http/api-app.js'
+import { buildApp } from '../../src/http/app.js'
 import type { TestApp } from '../support/test-app.js'
 import { counterpartyBody } from '../support/fixtures.js'
 
@@ -77,4 +80,17 @@ export async function countCounterparties(t: TestApp, organizationId = t.owner.o
     .where('organization_id', '=', organizationId)
     .executeTakeFirstOrThrow()
   return Number(row.count)
+}
+
+/**
+ * Another server on `database` (the test app's, or a wrapper of it), as a second process or a
+ * faulty one would be; without background workers, which the test app already runs.
+ */
+export function serverOn(database: Database): Promise<ApiApp> {
+  return buildApp({
+    config: { rateLimitPerMinute: 100_000, maintenance: false, logLevel: 'silent' },
+    database,
+    paymentWorkerIntervalMilliseconds: false,
+    webhooks: { startWorker: false },
+  })
 }

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../src/db/database.js'
 import type { ApiApp } from '../../src/http/api-app.js'
-import { buildApp } from '../../src/http/app.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
-import { expectError, UUID } from './expectations.js'
+import { expectError, UUID, serverOn } from './expectations.js'
 
 let t: TestApp
 beforeAll(async () => {
@@ -40,7 +39,7 @@ describe('/readyz reports a database it cannot reach', () => {
     // A server of its own on the test database, whose connections are then gone (Kysely only
     // really closes a connection it has opened, hence the first ping).
     const database = openDatabase(t.db.url)
-    unreachable = await buildApp({ config: { rateLimitPerMinute: 100, maintenance: false, logLevel: 'silent' }, database })
+    unreachable = await serverOn(database)
     await database.ping()
     await database.close()
   })

@@ -1,11 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, type Database } from '../../src/db/database.js'
-import { buildApp } from '../../src/http/app.js'
 import type { ApiApp } from '../../src/http/api-app.js'
 import { basicAuth, startTestApp, type TestApp } from '../support/test-app.js'
 import { counterpartyBody } from '../support/fixtures.js'
-import { COUNTERPARTIES, countCounterparties, createCounterparty, expectError, seenFetch, type SeenResponse } from './expectations.js'
+import { COUNTERPARTIES, countCounterparties, createCounterparty, expectError, seenFetch, type SeenResponse, serverOn } from './expectations.js'
 
 /**
  * Parallel requests with one Idempotency-Key over real sockets, so they truly overlap in the
@@ -27,7 +26,7 @@ beforeAll(async () => {
   t = await startTestApp()
   base = await listen(t.app)
   const database = openDatabase(t.db.url)
-  const app = await buildApp({ config: { rateLimitPerMinute: 100_000, maintenance: false, logLevel: 'silent' }, database })
+  const app = await serverOn(database)
   second = { app, database, base: await listen(app) }
 })
 afterAll(async () => {

@@ -4,10 +4,9 @@ import type { LightMyRequestResponse } from 'fastify'
 import type { Credentials } from '../../src/iam/index.js'
 import type { Database } from '../../src/db/database.js'
 import type { ApiApp } from '../../src/http/api-app.js'
-import { buildApp } from '../../src/http/app.js'
 import { basicAuth, startTestApp, type TestApp } from '../support/test-app.js'
 import { counterpartyBody } from '../support/fixtures.js'
-import { COUNTERPARTIES, countCounterparties, createCounterparty, expectError, UUID } from './expectations.js'
+import { COUNTERPARTIES, countCounterparties, createCounterparty, expectError, UUID, serverOn } from './expectations.js'
 
 let t: TestApp
 beforeAll(async () => {
@@ -236,7 +235,7 @@ describe('Idempotency-Key: a stored response that rolls back with its transactio
           throw new Error('commit failed')
         }),
     }
-    failingCommits = await buildApp({ config: { rateLimitPerMinute: 100, maintenance: false, logLevel: 'silent' }, database })
+    failingCommits = await serverOn(database)
   })
   afterAll(() => failingCommits.close())
 
@@ -414,7 +413,7 @@ describe('Idempotency-Key: lifetime and crashed holders', () => {
       .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
       .where('key', '=', expired)
       .execute()
-    const restarted = await buildApp({ config: { rateLimitPerMinute: 100, maintenance: false, logLevel: 'silent' }, database: t.db.database })
+    const restarted = await serverOn(t.db.database)
     await restarted.ready()
     await restarted.close()
     expect(await keyRows(expired)).toEqual([])

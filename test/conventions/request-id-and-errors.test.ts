@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../src/db/database.js'
 import type { ApiApp } from '../../src/http/api-app.js'
-import { buildApp } from '../../src/http/app.js'
 import { basicAuth, startTestApp, type TestApp } from '../support/test-app.js'
 import { counterpartyBody } from '../support/fixtures.js'
-import { COUNTERPARTIES, createCounterparty, expectError, UUID } from './expectations.js'
+import { COUNTERPARTIES, createCounterparty, expectError, UUID, serverOn } from './expectations.js'
 
 let t: TestApp
 beforeAll(async () => {
@@ -213,7 +212,7 @@ describe('500s leak nothing', () => {
   beforeAll(async () => {
     // A server whose database refuses every transaction: reads and key claims work, writes fail.
     const database: Database = { ...t.db.database, transaction: () => Promise.reject(new Error(INTERNALS)) }
-    broken = await buildApp({ config: { rateLimitPerMinute: 100, maintenance: false, logLevel: 'silent' }, database })
+    broken = await serverOn(database)
   })
   afterAll(() => broken.close())
 
