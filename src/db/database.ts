@@ -66,6 +66,10 @@ function openPostgres(url: string): Kysely<DatabaseSchema> {
   // Counts and sums come back as int8; they stay well inside 2^53 minor units.
   pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
   const pool = new pg.Pool({ connectionString: url, max: 10 })
+  // An idle connection that the server ends (a restart, a terminated backend, a dropped database) is
+  // reported here after the pool has discarded it; the next query opens a new one. Without a
+  // listener, that 'error' event would crash the process.
+  pool.on('error', () => undefined)
   return new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) })
 }
 

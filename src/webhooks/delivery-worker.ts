@@ -116,7 +116,9 @@ export function createDeliveryWorker(database: Database, settings: WebhookSettin
       .catch((error: unknown) => log.error({ err: error }, 'webhook delivery attempt failed to complete; its lease will lapse and it is retried'))
       .finally(() => {
         inFlight.delete(tracked)
-        nudge()
+        // Claim again once half the slots are free (one claim then fetches a batch), or at once
+        // when the worker has gone idle: the next event of an entity may be waiting for this one.
+        if (inFlight.size <= settings.concurrency / 2) nudge()
       })
     inFlight.add(tracked)
   }

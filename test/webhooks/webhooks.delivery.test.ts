@@ -68,12 +68,23 @@ describe('webhook delivery: the first-payment flow', () => {
     expect(approved.statusCode, approved.body).toBe(202)
     expect((await t.request({ method: 'DELETE', url: `/payments/v2/counterparties/${counterparty.id}` })).statusCode).toBe(204)
 
+    // The payment goes on to the (sandbox) bank in the background; its webhooks follow it to RECONCILED.
     await receiver.waitFor(
-      (r) => eventsOf(r, counterparty.id).length >= 3 && eventsOf(r, payment.id).length >= 2 && eventsOf(r, counterparty.accounts[0]!.id).length >= 2,
+      (r) =>
+        eventsOf(r, counterparty.id).length >= 3 &&
+        eventsOf(r, counterparty.accounts[0]!.id).length >= 2 &&
+        eventsOf(r, payment.id).some((event) => event.endsWith(':RECONCILED')),
+      15_000,
     )
     expect(eventsOf(receiver.received, counterparty.id)).toEqual(['1:CREATED', '2:UPDATED', '3:DELETED'])
-    expect(eventsOf(receiver.received, payment.id).slice(0, 2)).toEqual(['1:CREATED', '2:FULLY_APPROVED'])
     expect(eventsOf(receiver.received, counterparty.accounts[0]!.id)).toEqual(['1:CREATED', '2:DELETED'])
+    const logged = (await t.request({ method: 'GET', url: `/payments/v2/credit-transfers/${payment.id}/events` })).json()
+    const paymentEvents = logged.items.map((e: { id: number; name: string }) => `${e.id}:${e.name}`)
+    expect(paymentEvents.slice(0, 2)).toEqual(['1:CREATED', '2:FULLY_APPROVED'])
+    expect(paymentEvents.at(-1)).toMatch(/:RECONCILED$/)
+    expect(eventsOf(receiver.received, payment.id)).toEqual(paymentEvents)
+    const booked = receiver.received.find((r) => r.json.resource === 'transactions' && r.json.entity.attachedTransactables?.[0]?.id === payment.id)
+    expect(booked?.json.entity).toMatchObject({ amount: { currency: 'EUR', value: -12_500 } })
 
     for (const request of receiver.received) {
       expect(isSigned(request, keys), request.body).toBe(true)
