@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander'
 import { loadConfig } from '../config/config.js'
 import { openDatabase, type Database } from '../db/database.js'
-import { createAccessKey, RoleNotFoundError } from '../iam/index.js'
+import { BUILTIN_ROLE_NAMES, createAccessKey, RoleNotFoundError } from '../iam/index.js'
 import { createSandboxOrganization, organizationExists } from '../organizations/organization.service.js'
 import { serve } from '../server.js'
 
@@ -62,11 +62,14 @@ keys
   .requiredOption('--role <role>', 'role name', nonEmpty)
   .option('--json', 'print JSON')
   .action(async (options: { org: string; role: string; json?: boolean }) => {
+    // Mistakes in the arguments end with one line on stderr (`kassa: …`), not the usage text.
     const credentials = await withDatabase(async (database) => {
-      if (!(await organizationExists(database, options.org))) program.error(`No organization ${options.org}`)
+      if (!(await organizationExists(database, options.org))) throw new Error(`No organization ${options.org}`)
       return createAccessKey(database, options.org, options.role)
     }).catch((error: unknown) => {
-      if (error instanceof RoleNotFoundError) program.error(error.message)
+      if (error instanceof RoleNotFoundError) {
+        throw new Error(`${error.message}; the built-in roles are ${BUILTIN_ROLE_NAMES.join(', ')}`)
+      }
       throw error
     })
     const { organizationId, accessKey, secret, role } = credentials

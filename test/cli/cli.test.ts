@@ -17,6 +17,8 @@ import { testBackend } from '../support/test-database.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const BIN = join(ROOT, 'bin', 'kassa.js')
+/** Each test spawns several Node processes; on a loaded machine one can take seconds. */
+const SLOW = 120_000
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 interface Run {
@@ -51,8 +53,8 @@ function collect(child: ChildProcess): Promise<Run> {
 /** The environment of a child: ours, without anything that would change Kassa's behaviour. */
 function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env = { ...process.env }
-  for (const name of ['DATABASE_URL', 'HOST', 'PORT', 'KASSA_MAINTENANCE', 'KASSA_RATE_LIMIT_PER_MINUTE', 'LOG_LEVEL']) {
-    delete env[name]
+  for (const name of Object.keys(env)) {
+    if (['DATABASE_URL', 'HOST', 'PORT', 'LOG_LEVEL'].includes(name) || name.startsWith('KASSA_')) delete env[name]
   }
   return { ...env, LOG_LEVEL: 'warn', ...extra }
 }
@@ -64,14 +66,14 @@ function kassa(args: string[], databaseUrl: string): Promise<Run> {
 /** `npm run build` once, even with the SQLite and PostgreSQL projects running this file at the same time. */
 async function buildOnce(): Promise<void> {
   const lock = join(tmpdir(), `kassa-cli-build-${Buffer.from(ROOT).toString('hex').slice(-32)}.lock`)
-  const deadline = Date.now() + 120_000
+  const deadline = Date.now() + 240_000
   for (;;) {
     try {
       mkdirSync(lock)
       break
     } catch {
       const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now())
-      if (age > 180_000) rmSync(lock, { recursive: true, force: true })
+      if (age > 300_000) rmSync(lock, { recursive: true, force: true })
       if (Date.now() > deadline) throw new Error(`Timed out waiting for the build lock ${lock}`)
       await new Promise((resolve) => setTimeout(resolve, 200))
     }
@@ -149,7 +151,7 @@ async function serve(databaseUrl: string): Promise<Server> {
   let exited: Run | undefined
   void watched.done.then((run) => (exited = run))
   const base = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 30_000
+  const deadline = Date.now() + 90_000
   for (;;) {
     if (exited) throw new Error(`kassa serve exited with ${exited.code}:\n${exited.stdout}\n${exited.stderr}`)
     try {
@@ -157,7 +159,7 @@ async function serve(databaseUrl: string): Promise<Server> {
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error('kassa serve did not answer /healthz within 30 s')
+    if (Date.now() > deadline) throw new Error('kassa serve did not answer /healthz within 90 s')
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
   return {
@@ -206,14 +208,14 @@ async function database(form?: 'sqlite:' | 'path'): Promise<string> {
 
 beforeAll(async () => {
   await buildOnce()
-}, 180_000)
+}, 300_000)
 
 afterAll(async () => {
   for (const child of servers) child.kill('SIGKILL')
   for (const fresh of databases) await fresh.drop()
 })
 
-describe('kassa migrate', () => {
+describe('kassa migrate', { timeout: SLOW }, () => {
   it('applies the migrations to a fresh database and exits 0; a second run has nothing to do', async () => {
     const url = await database()
     const first = await kassa(['migrate'], url)
@@ -233,7 +235,7 @@ describe('kassa migrate', () => {
   })
 })
 
-describe('kassa orgs create', () => {
+describe('kassa orgs create', { timeout: SLOW }, () => {
   it('--json prints exactly {organizationId, accessKey, secret}', async () => {
     const url = await database()
     const owner = credentialsOf(await kassa(['orgs', 'create', '--name', 'Acme', '--json'], url))
@@ -265,7 +267,7 @@ describe('kassa orgs create', () => {
   })
 })
 
-describe('kassa keys create', () => {
+describe('kassa keys create', { timeout: SLOW }, () => {
   let url: string
   let organizationId: string
   beforeAll(async () => {
@@ -283,8 +285,9 @@ describe('kassa keys create', () => {
     const run = await kassa(['keys', 'create', '--org', organizationId, '--role', 'accountant', '--json'], url)
     expect(run.code).not.toBe(0)
     expect(run.stdout).toBe('')
-    expect(run.stderr).toContain('accountant')
-    expect(run.stderr).toMatch(/role/i)
+    expect(run.stderr).toBe(
+      `kassa: Organization ${organizationId} has no role "accountant"; the built-in roles are owner, admin, read-only\n`,
+    )
   })
 
   it('fails clearly on an unknown organization', async () => {
@@ -292,7 +295,7 @@ describe('kassa keys create', () => {
     const run = await kassa(['keys', 'create', '--org', unknown, '--role', 'admin', '--json'], url)
     expect(run.code).not.toBe(0)
     expect(run.stdout).toBe('')
-    expect(run.stderr).toContain(`No organization ${unknown}`)
+    expect(run.stderr).toBe(`kassa: No organization ${unknown}\n`)
   })
 
   it('fails without --org or --role', async () => {
@@ -311,7 +314,7 @@ describe('kassa keys create', () => {
   })
 })
 
-describe('kassa serve', () => {
+describe('kassa serve', { timeout: SLOW }, () => {
   let url: string
   let server: Server | undefined
   let owner: { organizationId: string; accessKey: string; secret: string }
@@ -389,7 +392,7 @@ describe('kassa serve', () => {
   })
 })
 
-describe('npx kassa', () => {
+describe('npx kassa', { timeout: SLOW }, () => {
   it('runs the bin from the checkout', async () => {
     const url = await database()
     const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
@@ -401,5 +404,5 @@ describe('npx kassa', () => {
     )
     expect(run.code, run.stderr).toBe(0)
     expect(Object.keys(JSON.parse(run.stdout)).sort()).toEqual(['accessKey', 'organizationId', 'secret'])
-  }, 60_000)
+  })
 })
