@@ -24,7 +24,7 @@ export async function serve(config: Config): Promise<ApiApp> {
       ].join('\n'),
     )
   }
-  const app = await buildApp({ config, database })
+  const app = await buildApp({ config, database, paymentWorkerIntervalMilliseconds: config.sandboxPaceMilliseconds })
   app.addHook('onClose', () => database.close())
   const shutdown = () => {
     app.log.info('shutting down')

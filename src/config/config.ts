@@ -11,6 +11,8 @@ const ConfigSchema = Type.Object({
   logLevel: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
   /** Lets webhooks target plain http and loopback addresses: for development and tests only. */
   webhookAllowLoopback: Type.Boolean(),
+  /** Pause between payment worker passes: how fast sandbox payments move through their lifecycle. */
+  sandboxPaceMilliseconds: Type.Integer({ minimum: 10 }),
 })
 export type Config = Static<typeof ConfigSchema>
 
@@ -39,6 +41,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maintenance: booleanFrom('KASSA_MAINTENANCE', env.KASSA_MAINTENANCE),
     logLevel: env.LOG_LEVEL || 'info',
     webhookAllowLoopback: booleanFrom('KASSA_WEBHOOK_ALLOW_LOOPBACK', env.KASSA_WEBHOOK_ALLOW_LOOPBACK),
+    sandboxPaceMilliseconds: integerFrom('KASSA_SANDBOX_PACE_MS', env.KASSA_SANDBOX_PACE_MS, 1_000),
   } as Config
   if (!validateConfig(config)) {
     const problems = validateConfig.errors?.map((e) => `${e.instancePath || 'config'} ${e.message}`).join('; ')
