@@ -10,7 +10,13 @@ export async function generateOpenApiDocument(): Promise<Record<string, unknown>
   const database = openDatabase('sqlite::memory:')
   try {
     await database.migrate()
-    const app = await buildApp({ config: { rateLimitPerMinute: 600, maintenance: false, logLevel: 'silent' }, database })
+    // Only the routes matter here: no payment or webhook delivery worker.
+    const app = await buildApp({
+      config: { rateLimitPerMinute: 600, maintenance: false, logLevel: 'silent' },
+      database,
+      paymentWorkerIntervalMilliseconds: false,
+      webhooks: { startWorker: false },
+    })
     try {
       await app.ready()
       const response = await app.inject({ method: 'GET', url: '/openapi.json' })
