@@ -206,13 +206,23 @@ function section(results: Result[], seconds: number, load: number): string {
     `- Latency: ${LATENCY_EVENTS / 2} counterparties created one at a time at ${RATE}/s over HTTP (inject), ${LATENCY_EVENTS} deliveries; from the`,
     "  event's timestamp (taken inside the committing transaction) to the receiver having the whole request",
     '',
-    line(['Backend', 'Deliveries/s', 'CPU/delivery', 'Latency p50', 'p99', 'max']),
-    line(['---', '---:', '---:', '---:', '---:', '---:']),
+    line(['Backend', 'Deliveries/s', 'CPU/delivery', 'CPU-bound rate', 'Latency p50', 'p99', 'max']),
+    line(['---', '---:', '---:', '---:', '---:', '---:', '---:']),
     ...results.map((r) =>
-      line([r.backend, Math.round(r.deliveriesPerSecond).toLocaleString('en-US'), `${Math.round(r.cpuPerDelivery)} µs`, `${r.p50} ms`, `${r.p99} ms`, `${r.max} ms`]),
+      line([
+        r.backend,
+        Math.round(r.deliveriesPerSecond).toLocaleString('en-US'),
+        `${Math.round(r.cpuPerDelivery)} µs`,
+        `${Math.round(1e6 / r.cpuPerDelivery).toLocaleString('en-US')}/s`,
+        `${r.p50} ms`,
+        `${r.p99} ms`,
+        `${r.max} ms`,
+      ]),
     ),
     '',
-    'Writes from other processes (the CLI, a second server) are not nudged: they wait for the next poll, up to 1 s.',
+    'CPU/delivery is the process time (Kassa, its database driver, and the receiver) spent per delivery while draining;',
+    'CPU-bound rate is one core divided by it: what the drain approaches on an otherwise idle core. Writes from other',
+    'processes (the CLI, a second server) are not nudged: they wait for the next poll, up to 1 s.',
     END,
   ].join('\n')
 }
@@ -220,7 +230,7 @@ function section(results: Result[], seconds: number, load: number): string {
 /** Re-reads the file just before writing and replaces only this benchmark's section (or appends it). */
 function writeSection(text: string): string {
   const path = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url))
-  const current = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n'
+  const current = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n\nEach benchmark in `bench/` writes its latest figures into its own section below, between its markers.\n'
   const start = current.indexOf(BEGIN.slice(0, BEGIN.indexOf(' ')))
   const end = current.indexOf(END)
   const next = start >= 0 && end > start ? `${current.slice(0, start)}${text}${current.slice(end + END.length)}` : `${current.trimEnd()}\n\n${text}\n`
