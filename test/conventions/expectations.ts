@@ -86,9 +86,9 @@ export async function countCounterparties(t: TestApp, organizationId = t.owner.o
  * Another server on `database` (the test app's, or a wrapper of it), as a second process or a
  * faulty one would be; without background workers, which the test app already runs.
  */
-export function serverOn(database: Database): Promise<ApiApp> {
+export function serverOn(database: Database, config: { maintenance?: boolean } = {}): Promise<ApiApp> {
   return buildApp({
-    config: { rateLimitPerMinute: 100_000, maintenance: false, logLevel: 'silent' },
+    config: { rateLimitPerMinute: 100_000, maintenance: false, logLevel: 'silent', ...config },
     database,
     paymentWorkerIntervalMilliseconds: false,
     webhooks: { startWorker: false },

@@ -5,8 +5,12 @@ import { startTestApp, type TestApp } from '../support/test-app.js'
 import { COUNTERPARTIES, createCounterparty, expectError } from './expectations.js'
 
 let t: TestApp
+/** An organization with five counterparties that the read-only tests below share; newest first. */
+let shared: { org: Credentials; newestFirst: string[] }
 beforeAll(async () => {
   t = await startTestApp()
+  const { org, ids } = await organizationWith(5)
+  shared = { org, newestFirst: [...ids].reverse() }
 })
 afterAll(() => t.close())
 
@@ -38,35 +42,29 @@ async function organizationWith(count: number): Promise<{ org: Credentials; ids:
 }
 
 describe('the list envelope {items, nextToken, token, limit}', () => {
-  let org: Credentials
-  let ids: string[]
-  beforeAll(async () => {
-    ;({ org, ids } = await organizationWith(3))
-  })
-
   it('lists newest first, with an empty nextToken and token when everything fits', async () => {
-    const body = await page(COUNTERPARTIES, org)
-    expect(body.items.map((item) => item.id)).toEqual([...ids].reverse())
+    const body = await page(COUNTERPARTIES, shared.org)
+    expect(body.items.map((item) => item.id)).toEqual(shared.newestFirst)
     expect(body).toMatchObject({ nextToken: '', token: '', limit: 100 })
   })
 
   it('gives an empty nextToken when the last page is exactly full', async () => {
-    const body = await page(`${COUNTERPARTIES}?limit=3`, org)
-    expect(body.items).toHaveLength(3)
+    const body = await page(`${COUNTERPARTIES}?limit=5`, shared.org)
+    expect(body.items).toHaveLength(5)
     expect(body.nextToken).toBe('')
   })
 
   it('echoes the token it was sent', async () => {
-    const first = await page(`${COUNTERPARTIES}?limit=1`, org)
+    const first = await page(`${COUNTERPARTIES}?limit=1`, shared.org)
     expect(first.nextToken).not.toBe('')
-    const second = await page(withToken(`${COUNTERPARTIES}?limit=1`, first.nextToken), org)
+    const second = await page(withToken(`${COUNTERPARTIES}?limit=1`, first.nextToken), shared.org)
     expect(second.token).toBe(first.nextToken)
-    expect(second.items.map((item) => item.id)).toEqual([ids[1]])
+    expect(second.items.map((item) => item.id)).toEqual([shared.newestFirst[1]])
   })
 
   it('treats an empty token as the first page', async () => {
-    const body = await page(`${COUNTERPARTIES}?token=`, org)
-    expect(body.items).toHaveLength(3)
+    const body = await page(`${COUNTERPARTIES}?token=`, shared.org)
+    expect(body.items).toHaveLength(5)
     expect(body.token).toBe('')
   })
 
@@ -94,8 +92,7 @@ describe('limit: below 1 → 1, above 500 → 500, absent → 100, not an intege
   }
 
   it('serves at most `limit` items', async () => {
-    const { org } = await organizationWith(2)
-    const body = await page(`${COUNTERPARTIES}?limit=0`, org)
+    const body = await page(`${COUNTERPARTIES}?limit=0`, shared.org)
     expect(body.items).toHaveLength(1)
     expect(body.nextToken).not.toBe('')
   })
@@ -146,42 +143,38 @@ describe('keyset traversal', () => {
   })
 
   it('walks the whole list in order, page by page, with any limit', async () => {
-    const { org, ids } = await organizationWith(7)
-    for (const limit of [1, 2, 3, 7]) {
+    for (const limit of [1, 2, 3, 5]) {
       const seen: string[] = []
       let token = ''
       do {
-        const body = await page(withToken(`${COUNTERPARTIES}?limit=${limit}`, token), org)
+        const body = await page(withToken(`${COUNTERPARTIES}?limit=${limit}`, token), shared.org)
         expect(body.items.length).toBeLessThanOrEqual(limit)
         seen.push(...body.items.map((item) => item.id))
         token = body.nextToken
       } while (token !== '')
-      expect(seen).toEqual([...ids].reverse())
+      expect(seen).toEqual(shared.newestFirst)
     }
   })
 
   it('lets the limit change between pages (it is not a filter)', async () => {
-    const { org, ids } = await organizationWith(4)
-    const first = await page(`${COUNTERPARTIES}?limit=1`, org)
-    const rest = await page(withToken(`${COUNTERPARTIES}?limit=10`, first.nextToken), org)
-    expect([...first.items, ...rest.items].map((item) => item.id)).toEqual([...ids].reverse())
+    const first = await page(`${COUNTERPARTIES}?limit=1`, shared.org)
+    const rest = await page(withToken(`${COUNTERPARTIES}?limit=10`, first.nextToken), shared.org)
+    expect([...first.items, ...rest.items].map((item) => item.id)).toEqual(shared.newestFirst)
   })
 })
 
 describe('tokens carry a fingerprint of the list and its filters', () => {
-  let org: Credentials
   let filteredToken: string
   let plainToken: string
   beforeAll(async () => {
-    ;({ org } = await organizationWith(3))
-    filteredToken = (await page(`${COUNTERPARTIES}?query=Party&limit=1`, org)).nextToken
-    plainToken = (await page(`${COUNTERPARTIES}?limit=1`, org)).nextToken
+    filteredToken = (await page(`${COUNTERPARTIES}?query=Party&limit=1`, shared.org)).nextToken
+    plainToken = (await page(`${COUNTERPARTIES}?limit=1`, shared.org)).nextToken
     expect(filteredToken).not.toBe('')
     expect(plainToken).not.toBe('')
   })
 
   it('accepts the token with the same filters', async () => {
-    const body = await page(withToken(`${COUNTERPARTIES}?query=Party&limit=1`, filteredToken), org)
+    const body = await page(withToken(`${COUNTERPARTIES}?query=Party&limit=1`, filteredToken), shared.org)
     expect(body.items).toHaveLength(1)
   })
 
@@ -194,7 +187,7 @@ describe('tokens carry a fingerprint of the list and its filters', () => {
   ]
   for (const [name, url] of mismatches) {
     it(`refuses ${name} with 400 invalid_token naming token`, async () => {
-      const body = expectError(await t.request({ method: 'GET', url: url(), as: org }), 400, 'invalid_token')
+      const body = expectError(await t.request({ method: 'GET', url: url(), as: shared.org }), 400, 'invalid_token')
       expect(body.details).toEqual([{ code: 'invalid_token', field: 'token', error: expect.any(String) }])
     })
   }

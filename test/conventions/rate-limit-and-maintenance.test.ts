@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Credentials } from '../../src/iam/index.js'
-import { startTestApp, type TestApp } from '../support/test-app.js'
+import type { ApiApp } from '../../src/http/api-app.js'
+import { basicAuth, startTestApp, type TestApp } from '../support/test-app.js'
 import { counterpartyBody } from '../support/fixtures.js'
-import { COUNTERPARTIES, countCounterparties, expectError } from './expectations.js'
+import { COUNTERPARTIES, countCounterparties, expectError, serverOn } from './expectations.js'
 
 function rateHeaders(response: { headers: Record<string, unknown> }) {
   return {
@@ -12,13 +13,13 @@ function rateHeaders(response: { headers: Record<string, unknown> }) {
   }
 }
 
-describe('rate limit: per access key over the past minute', () => {
-  let t: TestApp
-  beforeAll(async () => {
-    t = await startTestApp({ rateLimitPerMinute: 3 })
-  })
-  afterAll(() => t.close())
+let t: TestApp
+beforeAll(async () => {
+  t = await startTestApp({ rateLimitPerMinute: 3 })
+})
+afterAll(() => t.close())
 
+describe('rate limit: per access key over the past minute', () => {
   it('counts down RateLimit-Remaining, then answers 429 with Retry-After, and the limit holds', async () => {
     const key = await t.newKey('admin')
     const seen = []
@@ -93,37 +94,51 @@ describe('rate limit: per access key over the past minute', () => {
 })
 
 describe('maintenance: 503 with Retry-After while health endpoints answer', () => {
-  let t: TestApp
+  let maintenance: ApiApp
   let admin: Credentials
   beforeAll(async () => {
-    t = await startTestApp({ maintenance: true })
+    // A server started with KASSA_MAINTENANCE on, beside the one above on the same database.
+    maintenance = await serverOn(t.db.database, { maintenance: true })
     admin = await t.newKey('admin')
   })
-  afterAll(() => t.close())
+  afterAll(() => maintenance.close())
 
-  const requests: [string, () => Parameters<TestApp['request']>[0]][] = [
-    ['GET list', () => ({ method: 'GET', url: COUNTERPARTIES })],
-    ['POST', () => ({ method: 'POST', url: COUNTERPARTIES, body: counterpartyBody(), as: admin })],
-    ['GET by id', () => ({ method: 'GET', url: `${COUNTERPARTIES}/00000000-0000-7000-8000-000000000000` })],
-    ['POST /v1/idempotency-test', () => ({ method: 'POST', url: '/v1/idempotency-test' })],
-    ['a request without credentials', () => ({ method: 'GET', url: COUNTERPARTIES, as: null })],
+  function send(method: 'GET' | 'POST', url: string, as: Credentials | null = t.owner, body?: unknown) {
+    return maintenance.inject({
+      method,
+      url,
+      headers: {
+        ...(as ? { authorization: basicAuth(as) } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    })
+  }
+
+  const requests: [string, () => ReturnType<typeof send>][] = [
+    ['GET list', () => send('GET', COUNTERPARTIES)],
+    ['POST', () => send('POST', COUNTERPARTIES, admin, counterpartyBody())],
+    ['GET by id', () => send('GET', `${COUNTERPARTIES}/00000000-0000-7000-8000-000000000000`)],
+    ['POST /v1/idempotency-test', () => send('POST', '/v1/idempotency-test')],
+    ['a request without credentials', () => send('GET', COUNTERPARTIES, null)],
   ]
   for (const [name, request] of requests) {
     it(`answers 503 maintenance with Retry-After to ${name}`, async () => {
-      const response = await t.request(request())
+      const response = await request()
       expectError(response, 503, 'maintenance')
       expect(Number(response.headers['retry-after'])).toBeGreaterThan(0)
     })
   }
 
   it('creates nothing while in maintenance', async () => {
-    await t.request({ method: 'POST', url: COUNTERPARTIES, body: counterpartyBody() })
-    expect(await countCounterparties(t)).toBe(0)
+    const before = await countCounterparties(t)
+    await send('POST', COUNTERPARTIES, admin, counterpartyBody())
+    expect(await countCounterparties(t)).toBe(before)
   })
 
   it('still answers /healthz and /readyz with 200', async () => {
     for (const url of ['/healthz', '/readyz']) {
-      const response = await t.request({ method: 'GET', url, as: null })
+      const response = await send('GET', url, null)
       expect(response.statusCode).toBe(200)
       expect(response.json()).toEqual({ status: 'ok' })
     }
