@@ -3,7 +3,7 @@ import type { Executor } from '../db/database.js'
 import type { EventsTable } from '../db/schema.js'
 import { keysetAfter, type PageRequest } from '../http/pagination.js'
 import { nowIso } from '../shared/clock.js'
-import { enqueueEventDeliveries } from '../webhooks/outbox.js'
+import { enqueueEventDeliveries } from '../webhooks/index.js'
 import type { Event, EventType } from './event.schemas.js'
 
 export interface NewEvent {

@@ -21,7 +21,6 @@ export interface DeliveryWorker {
   nudge(): void
   /** Stops claiming and waits for the attempts in flight (each ends within the timeout). */
   stop(): Promise<void>
-  readonly running: boolean
 }
 
 type Logger = Pick<FastifyBaseLogger, 'warn' | 'error'>
@@ -157,9 +156,6 @@ export function createDeliveryWorker(database: Database, settings: WebhookSettin
   }
 
   return {
-    get running() {
-      return running
-    },
     start() {
       if (running) return
       running = true

@@ -3,6 +3,7 @@ import { lockedSkippingLocked } from '../db/claims.js'
 import type { Database, Executor } from '../db/database.js'
 import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from '../db/schema.js'
 import { keysetAfter, type PageRequest } from '../http/pagination.js'
+import { nowIso } from '../shared/clock.js'
 import { newId } from '../shared/ids.js'
 import type { DeliveryStatus, WebhookDelivery } from './delivery.schemas.js'
 
@@ -122,7 +123,7 @@ export const deliveryRepo = {
           error: attempt.error ?? null,
         })
         .execute()
-      const now = new Date().toISOString()
+      const now = nowIso()
       await trx
         .updateTable('webhook_deliveries')
         .set((eb) => ({
@@ -138,11 +139,6 @@ export const deliveryRepo = {
         .where('claim_token', '=', token)
         .execute()
     })
-  },
-
-  /** Gives a claim back untried (the worker is stopping): due again at once. */
-  async release(db: Executor, id: string, token: string): Promise<void> {
-    await db.updateTable('webhook_deliveries').set({ locked_until: null, claim_token: null }).where('id', '=', id).where('claim_token', '=', token).execute()
   },
 
   async find(db: Executor, webhookId: string, id: string): Promise<WebhookDeliveriesTable | undefined> {
