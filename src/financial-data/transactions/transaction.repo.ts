@@ -36,6 +36,9 @@ export function toTransaction(row: TransactionsTable): Transaction {
   }
 }
 
+/** Rows per multi-row INSERT. */
+const INSERT_CHUNK = 1000
+
 export interface TransactionFilters {
   accountId?: string
   currency?: string
@@ -47,18 +50,23 @@ export interface TransactionFilters {
 }
 
 export const transactionRepo = {
-  /** Inserts entries the account does not have yet (by entry reference); returns the rows inserted. */
+  /**
+   * Inserts entries the account does not have yet (by entry reference); returns the rows inserted, in
+   * the order given. Multi-row INSERTs of INSERT_CHUNK rows (23 parameters each stay well below SQLite's
+   * 32,766 and PostgreSQL's 65,535 bind parameters), RETURNING the ids that were new.
+   */
   async insertNew(trx: Executor, rows: TransactionsTable[]): Promise<TransactionsTable[]> {
-    const inserted: TransactionsTable[] = []
-    for (const row of rows) {
-      const result = await trx
+    const insertedIds = new Set<string>()
+    for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+      const inserted = await trx
         .insertInto('transactions')
-        .values(row)
+        .values(rows.slice(start, start + INSERT_CHUNK))
         .onConflict((conflict) => conflict.columns(['account_id', 'entry_reference']).doNothing())
-        .executeTakeFirst()
-      if (Number(result.numInsertedOrUpdatedRows ?? 0) === 1) inserted.push(row)
+        .returning('id')
+        .execute()
+      for (const { id } of inserted) insertedIds.add(id)
     }
-    return inserted
+    return rows.filter((row) => insertedIds.has(row.id))
   },
 
   async find(db: Executor, organizationId: string, id: string): Promise<TransactionsTable | undefined> {

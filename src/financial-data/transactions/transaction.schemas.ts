@@ -20,7 +20,8 @@ export const TRANSACTABLE_TYPES = ['CREDIT_TRANSFER', 'DIRECT_DEBIT', 'EXPECTED_
 
 /** ISO 20022 bank transaction code (reference §2.1). */
 export const BankTransactionCode = Type.Object({
-  domain: Type.String({ maxLength: 4 }),
+  /** Absent when the bank reports only a proprietary code (camt BkTxCd/Prtry without Domn). */
+  domain: Type.Optional(Type.String({ maxLength: 4 })),
   family: Type.Optional(Type.String({ maxLength: 4 })),
   subfamily: Type.Optional(Type.String({ maxLength: 4 })),
   proprietary: Type.Optional(Type.Object({ code: Type.String(), issuer: Type.Optional(Type.String()) })),

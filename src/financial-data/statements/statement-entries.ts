@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto'
+import { parseDecimal } from '../../shared/money.js'
+import type { BookedEntry } from '../bookings/booking.service.js'
+import type { TransactionCounterparty } from '../transactions/transaction.schemas.js'
+import type { CamtEntry, CamtParty, CamtTransactionDetails } from './camt-model.js'
+
+/**
+ * A booked camt entry → the transactions the bookings interface stores.
+ *
+ * Entry references — what makes a second import of the same statement book nothing new:
+ * - AcctSvcrRef, verbatim: the account servicer's own unique reference of the entry.
+ * - else NtryRef, qualified by a hash of the entry's content ("NtryRef/0004/9f3c…"): many banks number
+ *   NtryRef 1…n per statement, so alone it would make day 2's entry "1" a duplicate of day 1's.
+ * - else a hash of the entry's content plus its occurrence among identical entries of the statement
+ *   ("sha256/9f3c…/2"): two equal fees on one day stay two transactions, and the same entry reported
+ *   again (the statement re-sent, or an intraday camt.052 followed by the camt.053) keeps its reference.
+ *   The content hashed is what identifies the payment — amount, direction, dates, bank transaction code,
+ *   end-to-end ids, remittance and counterparty accounts — not the bank's narrative, which banks reword.
+ *
+ * Batched entries (one Ntry, several TxDtls): split into one transaction per TxDtls when every one of
+ * them carries its own amount in the account's currency and together they add up to the entry's
+ * amount exactly — each payment of a batch then reconciles to its own transaction (end-to-end id,
+ * counterparty, remittance), while the ledger still sums to the bank's figure. Parts are referenced
+ * "<entry reference>/<n>". Otherwise (salary runs reported without amounts, amounts in another
+ * currency, parts that do not add up) the entry is booked whole with the bank's amount: splitting
+ * would invent figures the bank did not report.
+ */
+
+export function normalizeIban(iban: string): string {
+  return iban.replace(/\s+/g, '').toUpperCase()
+}
+
+function joined(lines: string[], separator: string): string | undefined {
+  const text = lines.map((line) => line.trim()).filter(Boolean).join(separator)
+  return text === '' ? undefined : text
+}
+
+function counterpartyOf(party: CamtParty | undefined): TransactionCounterparty | undefined {
+  if (!party) return undefined
+  const iban = party.iban !== undefined ? normalizeIban(party.iban) : undefined
+  const hasAccount = iban !== undefined || party.otherAccountId !== undefined
+  const counterparty: TransactionCounterparty = {
+    ...(party.name !== undefined ? { name: party.name } : {}),
+    ...(hasAccount || party.bic !== undefined
+      ? {
+          account: {
+            ...(iban !== undefined && /^[A-Z]{2}/.test(iban) ? { market: iban.slice(0, 2) } : {}),
+            identifiers: iban !== undefined && /^[A-Z]{2}/.test(iban) ? [{ type: 'IBAN', market: iban.slice(0, 2), number: iban }] : [],
+            ...(party.bic !== undefined ? { bic: party.bic } : {}),
+            ...(party.otherAccountId !== undefined ? { rawIdentifier: party.otherAccountId } : {}),
+          },
+        }
+      : {}),
+  }
+  return Object.keys(counterparty).length > 0 ? counterparty : undefined
+}
+
+/** The other party: the debtor of money in, the creditor of money out — of the original direction for a reversal. */
+function otherParty(details: CamtTransactionDetails, incoming: boolean, reversal: boolean): TransactionCounterparty | undefined {
+  return counterpartyOf(incoming !== reversal ? details.debtor : details.creditor)
+}
+
+function bankCodeText(entry: CamtEntry): string | undefined {
+  const code = entry.bankTransactionCode
+  if (!code) return undefined
+  return [code.domain, code.family, code.subfamily].filter(Boolean).join('/') || code.proprietary?.code
+}
+
+/** Fields of one booked transaction that come from transaction details. */
+function detailFields(details: CamtTransactionDetails, incoming: boolean, reversal: boolean): Partial<BookedEntry> {
+  const counterparty = otherParty(details, incoming, reversal)
+  const reference = joined(details.unstructured, ' ') ?? joined(details.structuredReferences, ', ')
+  return {
+    ...(reference !== undefined ? { reference } : {}),
+    ...(details.endToEndId !== undefined ? { endToEndId: details.endToEndId } : {}),
+    ...(details.mandateId !== undefined ? { mandateReference: details.mandateId } : {}),
+    ...(counterparty ? { counterparty } : {}),
+    ...(details.returnReason
+      ? { returnReason: { code: details.returnReason.code, ...(details.returnReason.additionalInfo ? { description: details.returnReason.additionalInfo } : {}) } }
+      : {}),
+  }
+}
+
+function describe(...candidates: Array<string | undefined>): string {
+  return candidates.find((candidate) => candidate !== undefined && candidate.trim() !== '')?.trim() ?? ''
+}
+
+/** What identifies an entry for its hashed reference (see the module comment). */
+function contentHash(entry: CamtEntry, amount: number): string {
+  const code = entry.bankTransactionCode
+  const content = [
+    amount,
+    entry.bookingDate,
+    entry.valueDate ?? null,
+    entry.reversal,
+    code ? [code.domain, code.family, code.subfamily, code.proprietary?.code] : null,
+    entry.details.map((details) => [
+      details.endToEndId ?? null,
+      details.amount?.value ?? null,
+      details.unstructured,
+      details.structuredReferences,
+      details.debtor?.iban ?? details.debtor?.otherAccountId ?? null,
+      details.creditor?.iban ?? details.creditor?.otherAccountId ?? null,
+    ]),
+  ]
+  return createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 32)
+}
+
+/** Signed minor units of a (non-negative) camt amount and its CdtDbtInd; undefined when either is wrong. */
+function signedAmount(
+  amount: CamtEntry['amount'],
+  creditDebit: string | undefined,
+  currency: string,
+  exponent: number,
+): number | undefined {
+  if (!amount || amount.currency !== currency || amount.value.startsWith('-')) return undefined
+  if (creditDebit !== 'CRDT' && creditDebit !== 'DBIT') return undefined
+  const value = parseDecimal(amount.value, exponent)
+  if (value === undefined) return undefined
+  return creditDebit === 'DBIT' ? -value : value
+}
+
+/** The entry reference of a booked entry (see the module comment); `occurrences` counts hashes within one statement. */
+export function entryReferenceOf(entry: CamtEntry, amount: number, occurrences: Map<string, number>): string {
+  if (entry.accountServicerReference !== undefined) return entry.accountServicerReference
+  const hash = contentHash(entry, amount)
+  if (entry.entryReference !== undefined) return `NtryRef/${entry.entryReference}/${hash}`
+  const occurrence = (occurrences.get(hash) ?? 0) + 1
+  occurrences.set(hash, occurrence)
+  return `sha256/${hash}/${occurrence}`
+}
+
+/** The transactions one booked entry becomes: itself, or one per transaction detail (see the module comment). */
+export function bookedEntriesOf(entry: CamtEntry, amount: number, entryReference: string, currency: string, exponent: number): BookedEntry[] {
+  const incoming = amount > 0 || (amount === 0 && entry.creditDebit === 'CRDT')
+  const date = entry.bookingDate!
+  const base = { date, valueDate: entry.valueDate ?? date, ...(entry.bankTransactionCode ? { bankTransactionCode: entry.bankTransactionCode } : {}) }
+  const details = entry.details
+  if (details.length > 1) {
+    const parts = details.map((part) => signedAmount(part.amount, part.creditDebit ?? entry.creditDebit, currency, exponent))
+    if (parts.every((part) => part !== undefined) && parts.reduce((sum, part) => sum + part, 0) === amount) {
+      return details.map((part, index) => {
+        const fields = detailFields(part, parts[index]! > 0 || (parts[index] === 0 && incoming), entry.reversal)
+        return {
+          ...base,
+          ...fields,
+          entryReference: `${entryReference}/${index + 1}`,
+          amount: parts[index]!,
+          description: describe(part.additionalInfo, joined(part.unstructured, ' '), entry.additionalInfo, fields.reference, fields.counterparty?.name, bankCodeText(entry)),
+        }
+      })
+    }
+    return [
+      {
+        ...base,
+        entryReference,
+        amount,
+        ...(entry.batchPaymentInformationId !== undefined ? { reference: entry.batchPaymentInformationId } : {}),
+        description: describe(entry.additionalInfo, `Batch of ${details.length} transactions`),
+      },
+    ]
+  }
+  const fields = details[0] ? detailFields(details[0], incoming, entry.reversal) : {}
+  return [
+    {
+      ...base,
+      ...fields,
+      entryReference,
+      amount,
+      description: describe(
+        entry.additionalInfo,
+        details[0]?.additionalInfo,
+        details[0] ? joined(details[0].unstructured, ' ') : undefined,
+        fields.reference,
+        fields.counterparty?.name,
+        bankCodeText(entry),
+      ),
+    },
+  ]
+}
+
