@@ -4,6 +4,8 @@ import { openDatabase, type Database } from '../db/database.js'
 import { BUILTIN_ROLE_NAMES, createAccessKey, RoleNotFoundError } from '../iam/index.js'
 import { createSandboxOrganization, organizationExists } from '../organizations/organization.service.js'
 import { serve } from '../server.js'
+import { registerImportStatementCommand } from './import-statement.js'
+import { registerSandboxCommands } from './sandbox-commands.js'
 
 /** Runs a command against DATABASE_URL (migrated first, unless `migrate` is false), closing the connection afterwards. */
 async function withDatabase<T>(work: (database: Database) => Promise<T>, { migrate = true } = {}): Promise<T> {
@@ -75,6 +77,9 @@ keys
     const { organizationId, accessKey, secret, role } = credentials
     print({ organizationId, accessKey, secret, role }, Boolean(options.json))
   })
+
+registerSandboxCommands(program)
+registerImportStatementCommand(program)
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`kassa: ${error instanceof Error ? error.message : String(error)}\n`)

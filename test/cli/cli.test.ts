@@ -392,6 +392,21 @@ describe('kassa serve', { timeout: SLOW }, () => {
   })
 })
 
+describe('kassa sandbox and kassa import', { timeout: SLOW }, () => {
+  it('are commands of the bin', async () => {
+    const url = await database()
+    const org = credentialsOf(await kassa(['orgs', 'create', '--name', 'Sandbox commands', '--json'], url))
+    const clock = await kassa(['sandbox', 'clock', '--org', org.organizationId, '--json'], url)
+    expect(clock.stderr).toBe('')
+    expect(clock.code).toBe(0)
+    expect(JSON.parse(clock.stdout)).toMatchObject({ today: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) })
+    const missing = await kassa(['import', 'statement', join(tmpdir(), 'no-such-statement.xml'), '--org', org.organizationId], url)
+    expect(missing.code).not.toBe(0)
+    expect(missing.stdout).toBe('')
+    expect(missing.stderr).toContain('no-such-statement.xml')
+  })
+})
+
 describe('npx kassa', { timeout: SLOW }, () => {
   it('runs the bin from the checkout', async () => {
     const url = await database()
