@@ -29,5 +29,4 @@ export {
   type StepResult,
 } from './sandbox-bank.js'
 export { RETURNING_IBAN, REASONS } from './bank-codes.js'
-export { startSandboxWorker, type SandboxWorker } from './sandbox-worker.js'
 export { sandboxRoutes } from './sandbox.routes.js'
