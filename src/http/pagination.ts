@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { sql, type RawBuilder, type SqlBool } from 'kysely'
 import stringify from 'safe-stable-stringify'
-import { Type, type Static, type TSchema } from 'typebox'
+import { Type, type TSchema } from 'typebox'
 import { ApiError } from './errors.js'
 
 /**
@@ -64,15 +64,17 @@ function invalidToken(error: string): ApiError {
 
 const MAX_SQL_INTEGER = 2 ** 31 - 1
 
+/** The SQL type of each sort-key column: a token's values must be of the same, or PostgreSQL fails the comparison. */
+export type SortKeyType = 'text' | 'integer'
+
 /** The fingerprint is no signature, so values are checked as if forged: they reach SQL as sort-key bounds. */
-function isCursorValue(part: unknown): part is CursorValue {
+function isCursorValue(part: unknown, type: SortKeyType | undefined): part is CursorValue {
   // PostgreSQL text cannot hold NUL; a bound containing one fails in the driver instead of matching nothing.
-  if (typeof part === 'string') return !part.includes('\u0000')
-  // Numeric sort keys are SQL integer columns (event sequences); anything else would fail the query.
+  if (type === 'text') return typeof part === 'string' && !part.includes('\u0000')
   return typeof part === 'number' && Number.isInteger(part) && Math.abs(part) <= MAX_SQL_INTEGER
 }
 
-function decodeCursor(token: string, fingerprint: string, keyLength: number): CursorValue[] {
+function decodeCursor(token: string, fingerprint: string, keyTypes: readonly SortKeyType[]): CursorValue[] {
   let decoded: unknown
   try {
     decoded = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'))
@@ -80,7 +82,8 @@ function decodeCursor(token: string, fingerprint: string, keyLength: number): Cu
     throw invalidToken('not a token this API issued')
   }
   const { f, v } = (decoded ?? {}) as { f?: unknown; v?: unknown }
-  const valid = typeof f === 'string' && Array.isArray(v) && v.length === keyLength && v.every(isCursorValue)
+  const valid =
+    typeof f === 'string' && Array.isArray(v) && v.length === keyTypes.length && v.every((part, i) => isCursorValue(part, keyTypes[i]))
   if (!valid) throw invalidToken('not a token this API issued')
   // spec: Pagination rules 4 — filters stay identical across the pages of one traversal.
   if (f !== fingerprint) throw invalidToken('it was issued for a different list or other filters; restart without a token')
@@ -90,18 +93,18 @@ function decodeCursor(token: string, fingerprint: string, keyLength: number): Cu
 /**
  * @param list names the listing (e.g. "counterparties"), so a token of one list is refused by another.
  * @param filters every filter that shapes the result; they are fingerprinted into the token.
- * @param keyLength how many values the sort key has.
+ * @param keyTypes the SQL type of each sort-key column, in order.
  * @throws ApiError invalid_token (400) for a token that is malformed or made under other filters.
  */
 export function pageRequest(
   query: { limit?: number; token?: string },
   list: string,
   filters: Record<string, unknown>,
-  keyLength: number,
+  keyTypes: readonly SortKeyType[],
 ): PageRequest {
   const fingerprint = fingerprintOf(list, filters)
   const token = query.token ?? ''
-  const after = token === '' ? undefined : decodeCursor(token, fingerprint, keyLength)
+  const after = token === '' ? undefined : decodeCursor(token, fingerprint, keyTypes)
   return { limit: effectiveLimit(query.limit), after, token, fingerprint }
 }
 

@@ -32,7 +32,7 @@ export function createDeliveryService(database: Database) {
     async list(actor: Actor, webhookId: string, query: DeliveryListQuery): Promise<ListEnvelopeOf<WebhookDelivery>> {
       await requireWebhook(actor.organizationId, webhookId)
       const filters = { status: query.status }
-      const page = pageRequest(query, `webhooks/${webhookId}/deliveries`, filters, 1)
+      const page = pageRequest(query, `webhooks/${webhookId}/deliveries`, filters, ['text'])
       const rows = await deliveryRepo.list(database.db, webhookId, filters, page)
       const attempts = await deliveryRepo.attemptsOf(database.db, rows.slice(0, page.limit).map((row) => row.id))
       return pageOf(rows, page, (row) => [row.id], (row) => toDelivery(row, attempts.filter((attempt) => attempt.delivery_id === row.id)))

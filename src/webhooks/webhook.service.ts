@@ -99,7 +99,7 @@ export function createWebhookService(database: Database, policy: TargetPolicy) {
 
     /** Newest first. @throws ApiError invalid_token (400). */
     async list(actor: Actor, query: WebhookListQuery): Promise<ListEnvelopeOf<Webhook>> {
-      const page = pageRequest(query, WEBHOOKS, {}, 1)
+      const page = pageRequest(query, WEBHOOKS, {}, ['text'])
       const rows = await webhookRepo.list(database.db, actor.organizationId, page)
       const keys = await webhookKeyRepo.listOf(database.db, rows.slice(0, page.limit).map((row) => row.id))
       return pageOf(rows, page, (row) => [row.id], (row) => toWebhook(row, keys.filter((key) => key.webhook_id === row.id)))

@@ -16,7 +16,7 @@ export function createAccountService(database: Database) {
     /** @throws ApiError invalid_token (400). */
     async list(actor: Actor, query: AccountListQuery): Promise<ListEnvelopeOf<Account>> {
       const filters = { currency: query.currency }
-      const page = pageRequest(query, 'accounts', filters, 1)
+      const page = pageRequest(query, 'accounts', filters, ['text'])
       const rows = await accountRepo.list(database.db, actor.organizationId, filters, page)
       return pageOf(rows, page, (row) => [row.id], toAccount)
     },

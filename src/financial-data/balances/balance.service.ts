@@ -31,7 +31,7 @@ export function createBalanceService(database: Database) {
     async list(actor: Actor, query: AccountBalanceListQuery, accountId: string | undefined): Promise<ListEnvelopeOf<Balance>> {
       if (accountId) requireLive(await accountRepo.find(database.db, actor.organizationId, { id: accountId }), 'account', { id: accountId })
       const filters = filtersOf(query, accountId)
-      const page = pageRequest(query, 'balances', { ...filters }, 2)
+      const page = pageRequest(query, 'balances', { ...filters }, ['text', 'text'])
       const rows = await balanceRepo.list(database.db, actor.organizationId, filters, page)
       return pageOf(rows, page, (row) => [row.local_date, row.id], toBalance)
     },

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js'
-import { recordEvent, listEvents, type Event } from '../../events/index.js'
+import { eventPage, recordEvent, type Event } from '../../events/index.js'
 import { ApiError, invalidField } from '../../http/errors.js'
 import { createPatcher, type JsonPatchOperation } from '../../http/json-patch.js'
 import { pageOf, pageRequest, type ListEnvelopeOf } from '../../http/pagination.js'
@@ -47,7 +47,7 @@ export function createTransactionService(database: Database) {
     /** Newest first. @throws ApiError invalid_request (400: inverted ranges), invalid_token (400). */
     async list(actor: Actor, query: TransactionListQuery): Promise<ListEnvelopeOf<Transaction>> {
       const filters = filtersOf(query)
-      const page = pageRequest(query, TRANSACTIONS, { ...filters }, 2)
+      const page = pageRequest(query, TRANSACTIONS, { ...filters }, ['text', 'text'])
       const rows = await transactionRepo.list(database.db, actor.organizationId, filters, page)
       return pageOf(rows, page, (row) => [row.date, row.id], toTransaction)
     },
@@ -83,9 +83,7 @@ export function createTransactionService(database: Database) {
     /** The transaction's history, oldest first. @throws ApiError not_found (404), invalid_token (400). */
     async events(actor: Actor, id: string, query: { limit?: number; token?: string }): Promise<ListEnvelopeOf<Event>> {
       await load(actor, id)
-      const page = pageRequest(query, `${TRANSACTIONS}/${id}/events`, {}, 1)
-      const events = await listEvents(database.db, actor.organizationId, id, page)
-      return pageOf(events, page, (event) => [event.id], (event) => event)
+      return eventPage(database.db, actor.organizationId, TRANSACTIONS, id, query)
     },
   }
 }

@@ -76,7 +76,7 @@ export function createAccessKeyService(database: Database) {
     /** The user's active keys, oldest first, without secrets. @throws ApiError not_found (404), gone (410), invalid_token (400). */
     async list(actor: Actor, userId: string, query: AccessKeyListQuery): Promise<ListEnvelopeOf<AccessKey>> {
       await loadUser(database.db, actor.organizationId, userId)
-      const page = pageRequest(query, `${USERS}/${userId}/access-keys`, {}, 1)
+      const page = pageRequest(query, `${USERS}/${userId}/access-keys`, {}, ['text'])
       const rows = await accessKeyRepo.listActive(database.db, userId, page)
       return pageOf(rows, page, (row) => [row.id], toAccessKey)
     },

@@ -85,7 +85,7 @@ export function createRoleService(database: Database) {
 
     /** Oldest first, the built-in roles leading. @throws ApiError invalid_token (400). */
     async list(actor: Actor, query: RoleListQuery): Promise<ListEnvelopeOf<Role>> {
-      const page = pageRequest(query, ROLES, {}, 1)
+      const page = pageRequest(query, ROLES, {}, ['text'])
       const rows = await roleRepo.list(database.db, actor.organizationId, page)
       return pageOf(rows, page, (row) => [row.id], toRole)
     },

@@ -100,7 +100,7 @@ export function createUserService(database: Database) {
     /** Live users, oldest first. @throws ApiError invalid_token (400). */
     async list(actor: Actor, query: UserListQuery): Promise<ListEnvelopeOf<User>> {
       const filters = { type: query.type, roleId: query.roleId?.toLowerCase() }
-      const page = pageRequest(query, USERS, filters, 1)
+      const page = pageRequest(query, USERS, filters, ['text'])
       const rows = await userRepo.list(database.db, actor.organizationId, filters, page)
       return pageOf(rows, page, (row) => [row.id], toUser)
     },

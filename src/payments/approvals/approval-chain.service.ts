@@ -97,7 +97,7 @@ export function createApprovalChainService(database: Database) {
 
     /** Live chains, oldest first: the order their steps are added to a payment. @throws ApiError invalid_token (400). */
     async list(actor: Actor, query: ApprovalChainListQuery): Promise<ListEnvelopeOf<ApprovalChain>> {
-      const page = pageRequest(query, APPROVAL_CHAINS, {}, 1)
+      const page = pageRequest(query, APPROVAL_CHAINS, {}, ['text'])
       const rows = await approvalChainRepo.list(database.db, actor.organizationId, page)
       return pageOf(rows, page, (row) => [row.id], toApprovalChain)
     },

@@ -1,4 +1,3 @@
-import type { Database } from '../../db/database.js'
 import type { PaymentApprovalStepsTable } from '../../db/schema.js'
 import { ApiError, invalidField } from '../../http/errors.js'
 import type { ResourceRef } from '../../http/resource-ref.js'
@@ -22,7 +21,7 @@ function stepState(row: PaymentApprovalStepsTable): StepState {
 }
 
 /** Approving and rejecting payments of either kind (spec: Approval rules; reference §3.3). */
-export function createPaymentApprovalService(database: Database, onApproved: () => void) {
+export function createPaymentApprovalService(onApproved: () => void) {
   return {
     /**
      * Approves one step; the last one makes the payment APPROVED (event FULLY_APPROVED) and due for submission.

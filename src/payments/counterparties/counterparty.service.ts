@@ -1,7 +1,7 @@
 import type { Database, Executor } from '../../db/database.js'
 import type { ExternalAccountsTable } from '../../db/schema.js'
 import { isUniqueViolation, violatedTable } from '../../db/errors.js'
-import { listEvents, recordEvent, type Event } from '../../events/index.js'
+import { eventPage, recordEvent, type Event } from '../../events/index.js'
 import { ApiError, invalidField } from '../../http/errors.js'
 import { createPatcher, type JsonPatchOperation } from '../../http/json-patch.js'
 import { pageOf, pageRequest, type ListEnvelopeOf } from '../../http/pagination.js'
@@ -120,7 +120,7 @@ export function createCounterpartyService(database: Database) {
     /** Newest first. @throws ApiError invalid_token (400). */
     async list(actor: Actor, query: CounterpartyListQuery): Promise<ListEnvelopeOf<Counterparty>> {
       const filters = { query: query.query }
-      const page = pageRequest(query, COUNTERPARTIES, filters, 1)
+      const page = pageRequest(query, COUNTERPARTIES, filters, ['text'])
       const rows = await counterpartyRepo.list(database.db, actor.organizationId, filters, page)
       const accounts = await externalAccountRepo.listOfCounterparties(
         database.db,
@@ -207,9 +207,7 @@ export function createCounterpartyService(database: Database) {
     async events(actor: Actor, ref: ResourceRef, query: { limit?: number; token?: string }): Promise<ListEnvelopeOf<Event>> {
       const row = await counterpartyRepo.find(database.db, actor.organizationId, ref)
       if (!row) requireLive(row, 'counterparty', ref)
-      const page = pageRequest(query, `${COUNTERPARTIES}/${row!.id}/events`, {}, 1)
-      const events = await listEvents(database.db, actor.organizationId, row!.id, page)
-      return pageOf(events, page, (event) => [event.id], (event) => event)
+      return eventPage(database.db, actor.organizationId, COUNTERPARTIES, row!.id, query)
     },
   }
 }

@@ -23,7 +23,7 @@ const BASE = '/payments/v2/credit-transfers'
 export function creditTransferRoutes(app: ApiApp, onApproved: () => void): void {
   const service = createCreditTransferService(onApproved)
   const queries = createPaymentQueries(app.database, 'CREDIT_TRANSFER')
-  const approvals = createPaymentApprovalService(app.database, onApproved)
+  const approvals = createPaymentApprovalService(onApproved)
 
   app.post(
     BASE,

@@ -20,7 +20,7 @@ const KIND = 'DIRECT_DEBIT'
 export function directDebitRoutes(app: ApiApp, onApproved: () => void): void {
   const service = createDirectDebitService(onApproved)
   const queries = createPaymentQueries(app.database, KIND)
-  const approvals = createPaymentApprovalService(app.database, onApproved)
+  const approvals = createPaymentApprovalService(onApproved)
 
   app.post(
     BASE,

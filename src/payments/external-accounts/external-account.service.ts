@@ -32,7 +32,7 @@ export function createExternalAccountService(database: Database) {
     async list(actor: Actor, query: ExternalAccountListQuery): Promise<ListEnvelopeOf<ExternalAccount>> {
       // Ids are stored in lower case; a path id may come in either case (RFC 9562), so may this one.
       const filters = { counterpartyId: query.counterpartyId?.toLowerCase() }
-      const page = pageRequest(query, EXTERNAL_ACCOUNTS, filters, 1)
+      const page = pageRequest(query, EXTERNAL_ACCOUNTS, filters, ['text'])
       const rows = await externalAccountRepo.list(database.db, actor.organizationId, filters, page)
       return pageOf(rows, page, (row) => [row.id], toExternalAccount)
     },

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js'
-import { listEvents, type Event } from '../../events/index.js'
+import { eventPage, type Event } from '../../events/index.js'
 import { invalidField } from '../../http/errors.js'
 import { pageOf, pageRequest, type ListEnvelopeOf } from '../../http/pagination.js'
 import type { ResourceRef } from '../../http/resource-ref.js'
@@ -21,7 +21,7 @@ export function createPaymentQueries(database: Database, kind: PaymentKind) {
       if (filters.dateFrom && filters.dateTo && filters.dateFrom > filters.dateTo) {
         throw invalidField('date[gte]', 'must not be after date[lte]')
       }
-      const page = pageRequest(query, entityType, { ...filters }, 2)
+      const page = pageRequest(query, entityType, { ...filters }, ['text', 'text'])
       const rows = await paymentRepo.list(database.db, actor.organizationId, kind, filters, page)
       const steps = await paymentRepo.steps(database.db, rows.slice(0, page.limit).map((row) => row.id))
       return pageOf(rows, page, (row) => [row.date, row.id], (row) =>
@@ -32,9 +32,7 @@ export function createPaymentQueries(database: Database, kind: PaymentKind) {
     /** The payment's history, oldest first. @throws ApiError not_found (404), invalid_token (400). */
     async events(actor: Actor, ref: ResourceRef, query: { limit?: number; token?: string }): Promise<ListEnvelopeOf<Event>> {
       const row = await findPayment(database.db, actor.organizationId, kind, ref)
-      const page = pageRequest(query, `${entityType}/${row.id}/events`, {}, 1)
-      const events = await listEvents(database.db, actor.organizationId, row.id, page)
-      return pageOf(events, page, (event) => [event.id], (event) => event)
+      return eventPage(database.db, actor.organizationId, entityType, row.id, query)
     },
   }
 }

@@ -40,31 +40,42 @@ export interface TransitionOptions {
   changes?: Omit<PaymentChanges, 'status' | 'status_reason' | 'updated'>
 }
 
+/** A payment after a transition: its row (for the next move) and the resource its event carries. */
+export interface Transitioned {
+  row: PaymentsTable
+  payment: Payment
+}
+
 /**
  * Moves a payment along the lifecycle table and records the event, in the caller's transaction.
+ * `steps` are the payment's approval steps when the caller has them and they did not change.
  * @throws ApiError conflict (409) for a move the table forbids or when another writer changed the payment first.
  */
-export async function transitionPayment(
+export async function movePayment(
   trx: Executor,
   current: PaymentsTable,
   to: PaymentStatus,
   options: TransitionOptions,
-): Promise<Payment> {
+  steps?: PaymentApprovalStepsTable[],
+): Promise<Transitioned> {
   try {
     assertTransition(current.status as PaymentStatus, to)
   } catch (error) {
     if (error instanceof IllegalTransitionError) throw new ApiError('conflict', error.message)
     throw error
   }
-  const changed = await paymentRepo.update(trx, current.id, current.version, {
+  const changes = {
     ...options.changes,
     status: to,
     ...(options.statusReason ? { status_reason: JSON.stringify(options.statusReason) } : {}),
     updated: nowIso(),
-  })
-  if (!changed) throw new ApiError('conflict', 'The payment changed while this request ran; fetch it again')
-  const row = await findPayment(trx, current.organization_id, current.kind, { id: current.id })
-  const payment = await serializePayment(trx, row)
+  }
+  if (!(await paymentRepo.update(trx, current.id, current.version, changes))) {
+    throw new ApiError('conflict', 'The payment changed while this request ran; fetch it again')
+  }
+  // Exactly what the conditional update wrote: no need to read it back.
+  const row: PaymentsTable = { ...current, ...changes, version: current.version + 1 }
+  const payment = toPayment(row, steps ?? (await paymentRepo.steps(trx, [row.id])))
   await recordEvent(trx, {
     organizationId: current.organization_id,
     entityType: PAYMENT_ENTITY_TYPE[current.kind],
@@ -75,5 +86,10 @@ export async function transitionPayment(
     ...(options.message ?? options.statusReason?.message ? { message: options.message ?? options.statusReason?.message } : {}),
     entity: payment,
   })
-  return payment
+  return { row, payment }
+}
+
+/** `movePayment`, for callers that only need the resource. */
+export async function transitionPayment(trx: Executor, current: PaymentsTable, to: PaymentStatus, options: TransitionOptions): Promise<Payment> {
+  return (await movePayment(trx, current, to, options)).payment
 }

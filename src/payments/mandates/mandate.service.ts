@@ -1,7 +1,7 @@
 import type { Database, Executor } from '../../db/database.js'
 import type { MandatesTable } from '../../db/schema.js'
 import { isUniqueViolation } from '../../db/errors.js'
-import { listEvents, recordEvent, type Event } from '../../events/index.js'
+import { eventPage, recordEvent, type Event } from '../../events/index.js'
 import { ApiError, invalidField } from '../../http/errors.js'
 import { pageOf, pageRequest, type ListEnvelopeOf } from '../../http/pagination.js'
 import type { ResourceRef } from '../../http/resource-ref.js'
@@ -85,7 +85,7 @@ export function createMandateService(database: Database) {
     /** Newest first. @throws ApiError invalid_token (400). */
     async list(actor: Actor, query: MandateListQuery): Promise<ListEnvelopeOf<Mandate>> {
       const { limit, token, ...filters } = query
-      const page = pageRequest({ limit, token }, MANDATES, filters, 1)
+      const page = pageRequest({ limit, token }, MANDATES, filters, ['text'])
       const rows = await mandateRepo.list(database.db, actor.organizationId, filters, page)
       return pageOf(rows, page, (row) => [row.id], toMandate)
     },
@@ -102,9 +102,7 @@ export function createMandateService(database: Database) {
     /** @throws ApiError not_found (404), invalid_token (400). */
     async events(actor: Actor, ref: ResourceRef, query: { limit?: number; token?: string }): Promise<ListEnvelopeOf<Event>> {
       const row = await findMandate(database.db, actor.organizationId, ref)
-      const page = pageRequest(query, `${MANDATES}/${row.id}/events`, {}, 1)
-      const events = await listEvents(database.db, actor.organizationId, row.id, page)
-      return pageOf(events, page, (event) => [event.id], (event) => event)
+      return eventPage(database.db, actor.organizationId, MANDATES, row.id, query)
     },
   }
 }
