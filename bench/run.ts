@@ -1,0 +1,134 @@
+/**
+ * `npm run bench`: issue 2's first benchmark. Starts Kassa on a fresh SQLite database (and, when
+ * BENCH_DATABASE_URL is set, again on a fresh PostgreSQL database) and a bare Fastify server, measures
+ * each scenario against both with autocannon, prints the table and rewrites its section of docs/benchmarks.md.
+ *
+ * Knobs (environment): BENCH_CONNECTIONS (50), BENCH_DURATION (10 s), BENCH_WARMUP (2 s), BENCH_SEED (200),
+ * BENCH_WRITE_DOCS=0 to leave the docs alone, BENCH_ONLY=<substring of a scenario name>,
+ * BENCH_KASSA_NODE_OPTIONS for flags of the Kassa process (e.g. --cpu-prof).
+ */
+import { availableParallelism, loadavg } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { measure, type LoadSettings, type Measurement } from './load.js'
+import { describeMachine } from './machine.js'
+import { consoleTable, ratio, targetVerdicts, writeSection, type Row } from './report.js'
+import { scenarios, type Scenario } from './scenarios.js'
+import { basicAuth, seed } from './seed.js'
+import { scratchPostgres, scratchSqlite, startBare, startKassa, type ScratchDatabase } from './servers.js'
+
+function numberFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name]
+  if (raw === undefined || raw === '') return fallback
+  const value = Number(raw)
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, not ${raw}`)
+  return value
+}
+
+const settings: LoadSettings = {
+  connections: numberFromEnv('BENCH_CONNECTIONS', 50),
+  duration: numberFromEnv('BENCH_DURATION', 10),
+  warmup: numberFromEnv('BENCH_WARMUP', 2),
+}
+const seedCount = numberFromEnv('BENCH_SEED', 200)
+const only = process.env.BENCH_ONLY
+
+function log(message: string): void {
+  process.stderr.write(`${message}\n`)
+}
+
+function summary(measurement: Measurement): string {
+  const cpu = measurement.cpuPerRequest === undefined ? '' : `, ${Math.round(measurement.cpuPerRequest)} µs CPU/request`
+  return `${Math.round(measurement.requestsPerSecond)} req/s, p50 ${measurement.latencyP50} ms, p99 ${measurement.latencyP99} ms${cpu}`
+}
+
+interface Backend {
+  label: string
+  database: () => Promise<ScratchDatabase>
+}
+
+/**
+ * Runs every scenario on one backend. The bare server is measured next to Kassa in the first round;
+ * later rounds (other backends) reuse those bare figures, as the bare server has no database.
+ */
+async function round(backend: Backend, bareFigures: Map<string, Measurement> | undefined): Promise<{ rows: Row[]; bare: Map<string, Measurement> }> {
+  const scratch = await backend.database()
+  const kassa = await startKassa(scratch.url)
+  let bare: Awaited<ReturnType<typeof startBare>> | undefined
+  try {
+    const authorization = basicAuth(kassa.info.accessKey, kassa.info.secret)
+    log(`[${backend.label}] seeding ${seedCount} counterparties`)
+    const seeded = await seed(kassa.url, authorization, seedCount)
+    if (!bareFigures) bare = await startBare(seeded.bodies)
+    const list = scenarios({
+      kassaUrl: kassa.url,
+      bareUrl: bare?.url ?? '',
+      kassaCpu: kassa.cpuMicros,
+      bareCpu: bare?.cpuMicros ?? (async () => 0),
+      authorization,
+      counterpartyId: seeded.counterpartyId,
+    }).filter((scenario: Scenario) => only === undefined || scenario.name.includes(only))
+    const rows: Row[] = []
+    const measuredBare = new Map<string, Measurement>()
+    for (const scenario of list) {
+      let bareResult = bareFigures?.get(scenario.name)
+      if (!bareResult) {
+        bareResult = await measure(scenario.bare, settings)
+        log(`[bare] ${scenario.name}: ${summary(bareResult)}`)
+      }
+      measuredBare.set(scenario.name, bareResult)
+      const kassaResult = await measure(scenario.kassa, settings)
+      const row: Row = { name: scenario.name, backend: scratch.label.split(' ')[0]!, kassa: kassaResult, bare: bareResult }
+      log(`[${backend.label}] ${scenario.name}: ${summary(kassaResult)} — ${(ratio(row) * 100).toFixed(0)}% of bare`)
+      rows.push(row)
+    }
+    return { rows, bare: measuredBare }
+  } finally {
+    await bare?.stop()
+    await kassa.stop()
+    await scratch.destroy()
+  }
+}
+
+async function main(): Promise<void> {
+  const started = Date.now()
+  const loadAtStart = loadavg()[0]!
+  const cpus = availableParallelism()
+  if (loadAtStart > cpus / 2) {
+    log(`warning: the host is busy (load average ${loadAtStart.toFixed(1)} on ${cpus} CPUs); req/s will be low on both sides, and noisy`)
+  }
+  const backends: Backend[] = [{ label: 'SQLite', database: async () => scratchSqlite() }]
+  const postgresUrl = process.env.BENCH_DATABASE_URL
+  if (postgresUrl) backends.push({ label: 'PostgreSQL', database: () => scratchPostgres(postgresUrl) })
+
+  const rows: Row[] = []
+  let bare: Map<string, Measurement> | undefined
+  for (const backend of backends) {
+    const result = await round(backend, bare)
+    rows.push(...result.rows)
+    bare ??= result.bare
+  }
+
+  const report = {
+    rows,
+    machine: describeMachine(),
+    settings,
+    command: postgresUrl ? 'BENCH_DATABASE_URL=postgres://… npm run bench' : 'npm run bench',
+    date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    elapsed: (Date.now() - started) / 1000,
+    seeded: seedCount,
+    load: [loadAtStart, loadavg()[0]!] as [number, number],
+  }
+  console.log(`\n${consoleTable(rows)}\n`)
+  console.log(`host load average: ${report.load[0].toFixed(1)} at the start, ${report.load[1].toFixed(1)} at the end (${report.machine.cpus} CPUs)`)
+  for (const verdict of targetVerdicts(rows)) console.log(verdict)
+  if (process.env.BENCH_WRITE_DOCS !== '0' && only === undefined) {
+    const path = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url))
+    writeSection(path, report)
+    console.log(`\nwrote ${path}`)
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exit(1)
+})
