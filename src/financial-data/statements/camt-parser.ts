@@ -310,11 +310,11 @@ export function parseCamt(input: string): CamtMessage {
   }
   const shape = MESSAGE_KINDS[kind as CamtKind]
   const body = child(document, shape.root)
-  const cursor = { at: 0 }
   if (!isNode(body)) {
     const content = Object.keys(document).find((key) => !key.startsWith('@')) ?? 'nothing'
     throw reject(`Document.${content}`, `a ${kind} Document holds ${shape.root}`, `A ${kind} Document holds ${shape.root}, not ${content}`)
   }
+  const cursor = { at: 0 }
   return {
     kind: kind as CamtKind,
     version,

@@ -8,7 +8,8 @@ import type { CamtEntry, CamtParty, CamtTransactionDetails } from './camt-model.
  * A booked camt entry → the transactions the bookings interface stores.
  *
  * Entry references — what makes a second import of the same statement book nothing new:
- * - AcctSvcrRef, verbatim: the account servicer's own unique reference of the entry.
+ * - AcctSvcrRef, verbatim: the account servicer's own unique reference of the entry (placeholders such
+ *   as NONREF count as none).
  * - else NtryRef, qualified by a hash of the entry's content ("NtryRef/0004/9f3c…"): many banks number
  *   NtryRef 1…n per statement, so alone it would make day 2's entry "1" a duplicate of day 1's.
  * - else a hash of the entry's content plus its occurrence among identical entries of the statement
@@ -120,11 +121,23 @@ function signedAmount(
   return creditDebit === 'DBIT' ? -value : value
 }
 
+/**
+ * Placeholders banks write where they have no reference (MT940's NONREF survives conversion to camt):
+ * taken as a reference, they would make every later entry a "duplicate" of the first.
+ */
+const NO_REFERENCE = new Set(['NONREF', 'NOTPROVIDED', 'NONE', 'N/A'])
+
+function realReference(value: string | undefined): string | undefined {
+  return value !== undefined && !NO_REFERENCE.has(value.toUpperCase()) ? value : undefined
+}
+
 /** The entry reference of a booked entry (see the module comment); `occurrences` counts hashes within one statement. */
 export function entryReferenceOf(entry: CamtEntry, amount: number, occurrences: Map<string, number>): string {
-  if (entry.accountServicerReference !== undefined) return entry.accountServicerReference
+  const accountServicerReference = realReference(entry.accountServicerReference)
+  if (accountServicerReference !== undefined) return accountServicerReference
   const hash = contentHash(entry, amount)
-  if (entry.entryReference !== undefined) return `NtryRef/${entry.entryReference}/${hash}`
+  const entryReference = realReference(entry.entryReference)
+  if (entryReference !== undefined) return `NtryRef/${entryReference}/${hash}`
   const occurrence = (occurrences.get(hash) ?? 0) + 1
   occurrences.set(hash, occurrence)
   return `sha256/${hash}/${occurrence}`

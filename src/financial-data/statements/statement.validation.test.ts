@@ -56,6 +56,14 @@ describe('entry references', () => {
     expect(references[3]).toBe(references[2]!.replace(/1$/, '2'))
   })
 
+  it('takes placeholders such as NONREF for no reference', () => {
+    const [result] = plan(statement(ntry('1.00', 'DBIT', '<AcctSvcrRef>NONREF</AcctSvcrRef>') + ntry('2.00', 'DBIT', '<AcctSvcrRef>NONREF</AcctSvcrRef>')))
+    const references = result!.entries.map((entry) => entry.entryReference)
+    expect(references[0]).toMatch(/^sha256\//)
+    expect(references[1]).toMatch(/^sha256\//)
+    expect(references[0]).not.toBe(references[1])
+  })
+
   it('gives the same references to the same entries in another statement, and different ones to different entries', () => {
     const entries = `<Ntry><NtryRef>1</NtryRef>${ntry('2.00', 'DBIT').slice('<Ntry>'.length)}${ntry('3.00', 'DBIT')}`
     const [first] = plan(statement(entries, EUR_IBAN, 'S-1'))
