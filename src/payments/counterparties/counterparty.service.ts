@@ -11,6 +11,7 @@ import type { Actor } from '../../iam/actor.js'
 import { normalizeIdentifiers } from '../../shared/account-identifiers.js'
 import { nowIso } from '../../shared/clock.js'
 import type { CommandContext } from '../../shared/command-context.js'
+import { groupBy } from '../../shared/group-by.js'
 import { newId } from '../../shared/ids.js'
 import { requireLive } from '../../shared/lookup.js'
 import { lostRace } from '../lost-race.js'
@@ -122,13 +123,11 @@ export function createCounterpartyService(database: Database) {
       const filters = { query: query.query }
       const page = pageRequest(query, COUNTERPARTIES, filters, ['text'])
       const rows = await counterpartyRepo.list(database.db, actor.organizationId, filters, page)
-      const accounts = await externalAccountRepo.listOfCounterparties(
-        database.db,
-        rows.slice(0, page.limit).map((row) => row.id),
+      const accounts = groupBy(
+        await externalAccountRepo.listOfCounterparties(database.db, rows.slice(0, page.limit).map((row) => row.id)),
+        (account) => account.counterparty_id,
       )
-      return pageOf(rows, page, (row) => [row.id], (row) =>
-        toCounterparty(row, accounts.filter((account) => account.counterparty_id === row.id)),
-      )
+      return pageOf(rows, page, (row) => [row.id], (row) => toCounterparty(row, accounts.get(row.id) ?? []))
     },
 
     /**

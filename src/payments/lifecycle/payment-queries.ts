@@ -4,6 +4,7 @@ import { invalidField } from '../../http/errors.js'
 import { pageOf, pageRequest, type ListEnvelopeOf } from '../../http/pagination.js'
 import type { ResourceRef } from '../../http/resource-ref.js'
 import type { Actor } from '../../iam/actor.js'
+import { groupBy } from '../../shared/group-by.js'
 import { findPayment, PAYMENT_ENTITY_TYPE, serializePayment, toPayment, type Payment } from './payment.js'
 import { paymentRepo, type PaymentFilters, type PaymentKind } from './payment.repo.js'
 
@@ -23,9 +24,9 @@ export function createPaymentQueries(database: Database, kind: PaymentKind) {
       }
       const page = pageRequest(query, entityType, { ...filters }, ['text', 'text'])
       const rows = await paymentRepo.list(database.db, actor.organizationId, kind, filters, page)
-      const steps = await paymentRepo.steps(database.db, rows.slice(0, page.limit).map((row) => row.id))
+      const steps = groupBy(await paymentRepo.steps(database.db, rows.slice(0, page.limit).map((row) => row.id)), (step) => step.payment_id)
       return pageOf(rows, page, (row) => [row.date, row.id], (row) =>
-        toPayment(row, steps.filter((step) => step.payment_id === row.id)),
+        toPayment(row, steps.get(row.id) ?? []),
       )
     },
 
