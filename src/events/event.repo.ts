@@ -44,7 +44,36 @@ export async function recordEvent(trx: Executor, event: NewEvent): Promise<void>
     entity: JSON.stringify(event.entity),
   }
   await trx.insertInto('events').values(row).execute()
-  await enqueueEventDeliveries(trx, event.entityType, toEvent(row), event.entity)
+  await enqueueEventDeliveries(trx, event.organizationId, event.entityType, [{ event: toEvent(row), entity: event.entity }])
+}
+
+/** Events per INSERT: well inside both databases' limits on bound parameters. */
+const EVENT_CHUNK = 2_000
+
+/**
+ * `recordEvent` for the first events of entities just created in bulk (the transactions of a bank
+ * statement): each is sequence 1, so no per-entity lookup is needed, and rows go in multi-row
+ * INSERTs with their webhook deliveries enqueued in one pass.
+ */
+export async function recordFirstEvents(trx: Executor, organizationId: string, entityType: string, events: readonly Omit<NewEvent, 'organizationId' | 'entityType'>[]): Promise<void> {
+  const timestamp = nowIso()
+  const rows: EventsTable[] = events.map((event) => ({
+    organization_id: organizationId,
+    entity_type: entityType,
+    entity_id: event.entityId,
+    sequence: 1,
+    type: event.type,
+    name: event.name,
+    timestamp,
+    originator: event.originator,
+    message: event.message ?? null,
+    entity_version: event.entity.version,
+    entity: JSON.stringify(event.entity),
+  }))
+  for (let start = 0; start < rows.length; start += EVENT_CHUNK) {
+    await trx.insertInto('events').values(rows.slice(start, start + EVENT_CHUNK)).execute()
+  }
+  await enqueueEventDeliveries(trx, organizationId, entityType, rows.map((row, index) => ({ event: toEvent(row), entity: events[index]!.entity })))
 }
 
 function toEvent(row: EventsTable): Event {

@@ -33,17 +33,37 @@ export function deliveryOf(webhookId: string, resource: string, apiVersion: numb
   }
 }
 
+/** Deliveries per INSERT: well inside both databases' limits on bound parameters. */
+const DELIVERY_CHUNK = 1_000
+
+export interface RecordedEvent {
+  event: Event
+  entity: unknown
+}
+
 /**
- * The outbox write: one delivery per live webhook of the event's organization whose filter wants
- * it, in the transaction that records the event, so an event and its deliveries commit together
- * (or neither does). Nothing is sent here; the delivery worker POSTs after commit.
+ * The outbox write: one delivery per live webhook of the organization whose filter wants each
+ * event, in the transaction that records the events, so events and their deliveries commit together
+ * (or neither does). One read of the webhooks serves a whole batch (a 100,000-entry statement).
+ * Nothing is sent here; the delivery worker POSTs after commit.
  */
-export async function enqueueEventDeliveries(trx: Executor, resource: string, event: Event, entity: unknown): Promise<void> {
-  const webhooks = await webhookRepo.listLive(trx, event.organizationId)
-  const deliveries: NewDelivery[] = []
-  for (const webhook of webhooks) {
-    const entry = matchingFilter(JSON.parse(webhook.filter) as WebhookFilter[], resource, event)
-    if (entry) deliveries.push(deliveryOf(webhook.id, resource, entry.apiVersion, event, entity))
+export async function enqueueEventDeliveries(trx: Executor, organizationId: string, resource: string, recorded: readonly RecordedEvent[]): Promise<void> {
+  if (recorded.length === 0) return
+  const webhooks = (await webhookRepo.listLive(trx, organizationId)).map((webhook) => ({
+    id: webhook.id,
+    filter: JSON.parse(webhook.filter) as WebhookFilter[],
+  }))
+  if (webhooks.length === 0) return
+  let deliveries: NewDelivery[] = []
+  for (const { event, entity } of recorded) {
+    for (const webhook of webhooks) {
+      const entry = matchingFilter(webhook.filter, resource, event)
+      if (entry) deliveries.push(deliveryOf(webhook.id, resource, entry.apiVersion, event, entity))
+    }
+    if (deliveries.length >= DELIVERY_CHUNK) {
+      await deliveryRepo.enqueue(trx, deliveries, event.timestamp)
+      deliveries = []
+    }
   }
-  await deliveryRepo.enqueue(trx, deliveries, event.timestamp)
+  await deliveryRepo.enqueue(trx, deliveries, recorded[0]!.event.timestamp)
 }

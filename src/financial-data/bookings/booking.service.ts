@@ -1,12 +1,8 @@
 import type { Executor } from '../../db/database.js'
-import type { AccountsTable, EventsTable, TransactionsTable } from '../../db/schema.js'
-import type { Event } from '../../events/index.js'
+import type { AccountsTable, TransactionsTable } from '../../db/schema.js'
+import { recordFirstEvents } from '../../events/index.js'
 import { nowIso } from '../../shared/clock.js'
 import { newId } from '../../shared/ids.js'
-import { deliveryRepo, type NewDelivery } from '../../webhooks/delivery.repo.js'
-import { deliveryOf, matchingFilter } from '../../webhooks/outbox.js'
-import { webhookRepo } from '../../webhooks/webhook.repo.js'
-import type { WebhookFilter } from '../../webhooks/webhook.schemas.js'
 import { balanceRepo } from '../balances/balance.repo.js'
 import type { BalancesTable } from '../../db/schema.js'
 import { transactionRepo, toTransaction } from '../transactions/transaction.repo.js'
@@ -18,10 +14,6 @@ import { TRANSACTIONS } from '../transactions/transaction.service.js'
  * statement — hands its booked entries and balances to these two functions, inside the caller's
  * transaction, so what a bank reported is stored once whichever way it arrived.
  */
-
-/** Rows per multi-row INSERT, below both backends' bind-parameter limits: events have 11 columns, deliveries 17. */
-const EVENT_CHUNK = 2000
-const DELIVERY_CHUNK = 1000
 
 export interface BookedEntry {
   /** The bank's unique reference of the entry on this account; a repeated one is ignored. */
@@ -73,62 +65,13 @@ export async function bookEntries(
   }))
   const inserted = await transactionRepo.insertNew(trx, rows)
   const transactions = inserted.map(toTransaction)
-  await recordBookedEvents(trx, account.organization_id, transactions, originator, now)
+  await recordFirstEvents(
+    trx,
+    account.organization_id,
+    TRANSACTIONS,
+    transactions.map((transaction) => ({ entityId: transaction.id, type: 'CREATED', name: 'BOOKED', originator, entity: transaction })),
+  )
   return transactions
-}
-
-/**
- * `recordEvent` for the CREATED events of transactions just booked, in multi-row INSERTs: each is its
- * transaction's first event (sequence 1), so recordEvent's per-event sequence lookup is not needed, and
- * the webhook outbox gets exactly what `enqueueEventDeliveries` would give each event, from one read of
- * the organization's live webhooks. Per event, that would be three round trips for each entry of a
- * 100,000-entry statement.
- */
-async function recordBookedEvents(
-  trx: Executor,
-  organizationId: string,
-  transactions: Transaction[],
-  originator: string,
-  timestamp: string,
-): Promise<void> {
-  const rows: EventsTable[] = transactions.map((transaction) => ({
-    organization_id: organizationId,
-    entity_type: TRANSACTIONS,
-    entity_id: transaction.id,
-    sequence: 1,
-    type: 'CREATED',
-    name: 'BOOKED',
-    timestamp,
-    originator,
-    message: null,
-    entity_version: transaction.version,
-    entity: JSON.stringify(transaction),
-  }))
-  for (let start = 0; start < rows.length; start += EVENT_CHUNK) {
-    await trx.insertInto('events').values(rows.slice(start, start + EVENT_CHUNK)).execute()
-  }
-
-  if (transactions.length === 0) return
-  const webhooks = (await webhookRepo.listLive(trx, organizationId)).map((webhook) => ({
-    id: webhook.id,
-    filter: JSON.parse(webhook.filter) as WebhookFilter[],
-  }))
-  const created = { type: 'CREATED', name: 'BOOKED' } as const
-  const subscribed = webhooks.flatMap((webhook) => {
-    const entry = matchingFilter(webhook.filter, TRANSACTIONS, created)
-    return entry ? [{ webhookId: webhook.id, apiVersion: entry.apiVersion }] : []
-  })
-  if (subscribed.length === 0) return
-  let deliveries: NewDelivery[] = []
-  for (const transaction of transactions) {
-    const event: Event = { id: 1, organizationId, entityId: transaction.id, ...created, timestamp, originator, entityVersion: transaction.version }
-    for (const { webhookId, apiVersion } of subscribed) deliveries.push(deliveryOf(webhookId, TRANSACTIONS, apiVersion, event, transaction))
-    if (deliveries.length >= DELIVERY_CHUNK) {
-      await deliveryRepo.enqueue(trx, deliveries, timestamp)
-      deliveries = []
-    }
-  }
-  await deliveryRepo.enqueue(trx, deliveries, timestamp)
 }
 
 export interface ReportedBalance {
