@@ -34,8 +34,15 @@ function ibanOf(identifiers: AccountIdentifier[]): string | undefined {
   return identifiers.find((identifier) => identifier.type === 'IBAN')?.number
 }
 
+/** The SEPA countries of ibantools' registry, read once: each getCountrySpecifications() call copies every country. */
+const SEPA_COUNTRIES: ReadonlySet<string> = new Set(
+  Object.entries(getCountrySpecifications())
+    .filter(([, specification]) => specification.SEPA === true)
+    .map(([country]) => country),
+)
+
 function isSepaIban(iban: string): boolean {
-  return getCountrySpecifications()[iban.slice(0, 2)]?.SEPA === true
+  return SEPA_COUNTRIES.has(iban.slice(0, 2))
 }
 
 export interface SchemeCheck {

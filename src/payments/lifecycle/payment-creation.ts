@@ -7,7 +7,7 @@ import { nowIso } from '../../shared/clock.js'
 import { newId } from '../../shared/ids.js'
 import { approvalChainRepo } from '../approvals/approval-chain.repo.js'
 import { plannedSteps } from '../approvals/approval-rules.js'
-import { PAYMENT_ENTITY_TYPE, serializePayment, transitionPayment, type Payment } from './payment.js'
+import { movePayment, PAYMENT_ENTITY_TYPE, toPayment, type Payment } from './payment.js'
 import { paymentRepo, type PaymentKind } from './payment.repo.js'
 import type { AccountHolder, AccountSnapshot, MandateSnapshot } from './payment.schemas.js'
 
@@ -88,7 +88,7 @@ export async function insertPayment(trx: Executor, actor: Actor, draft: PaymentD
     updated: step.autoApproved ? now : null,
   }))
   await paymentRepo.insert(trx, row, steps)
-  const created = await serializePayment(trx, row)
+  const created = toPayment(row, steps)
   await recordEvent(trx, {
     organizationId: actor.organizationId,
     entityType: PAYMENT_ENTITY_TYPE[draft.kind],
@@ -99,7 +99,7 @@ export async function insertPayment(trx: Executor, actor: Actor, draft: PaymentD
     entity: created,
   })
   if (plan.every((step) => step.autoApproved)) {
-    return transitionPayment(trx, row, 'APPROVED', { originator: SYSTEM_ORIGINATOR, message: 'Automatically approved' })
+    return (await movePayment(trx, row, 'APPROVED', { originator: SYSTEM_ORIGINATOR, message: 'Automatically approved' }, steps)).payment
   }
   return created
 }

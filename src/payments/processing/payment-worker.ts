@@ -34,14 +34,12 @@ export function startPaymentWorker(database: Database, options: PaymentWorkerOpt
   const pass = async () => {
     try {
       for (const payment of await approvedPayments(database, BATCH)) {
-        await submitPayment(database, payment).catch((error: unknown) => {
-          if (process.env.PW_DEBUG) process.stderr.write(`SUBMIT ERROR ${String(error)}\n`)
-          options.log.error({ err: error, paymentId: payment.id }, 'payment submission failed; retried next pass')
-        })
+        await submitPayment(database, payment).catch((error: unknown) =>
+          options.log.error({ err: error, paymentId: payment.id }, 'payment submission failed; retried next pass'),
+        )
       }
       const { errors } = await bank.processDue(new Date())
       for (const { organizationId, error } of errors) options.log.error({ err: error, organizationId }, 'sandbox bank step failed')
-      if (process.env.PW_DEBUG) for (const { error } of errors) process.stderr.write(`STEP ERROR ${String(error)} ${(error as Error).stack}\n`)
     } catch (error) {
       options.log.error({ err: error }, 'payment worker pass failed')
     }
