@@ -1,22 +1,11 @@
 import { Command, InvalidArgumentError } from 'commander'
 import { loadConfig } from '../config/config.js'
-import { openDatabase, type Database } from '../db/database.js'
 import { BUILTIN_ROLE_NAMES, createAccessKey, RoleNotFoundError } from '../iam/index.js'
 import { createSandboxOrganization, organizationExists } from '../organizations/organization.service.js'
 import { serve } from '../server.js'
 import { registerImportStatementCommand } from './import-statement.js'
 import { registerSandboxCommands } from './sandbox-commands.js'
-
-/** Runs a command against DATABASE_URL (migrated first, unless `migrate` is false), closing the connection afterwards. */
-async function withDatabase<T>(work: (database: Database) => Promise<T>, { migrate = true } = {}): Promise<T> {
-  const database = openDatabase(loadConfig().databaseUrl)
-  try {
-    if (migrate) await database.migrate()
-    return await work(database)
-  } finally {
-    await database.close()
-  }
-}
+import { withDatabase } from './with-database.js'
 
 function print(value: Record<string, string>, json: boolean): void {
   if (json) process.stdout.write(`${JSON.stringify(value)}\n`)

@@ -1,12 +1,12 @@
 import { Command, InvalidArgumentError } from 'commander'
 import { validateIBAN } from 'ibantools'
-import { loadConfig } from '../config/config.js'
-import { openDatabase, type Database } from '../db/database.js'
+import type { Database } from '../db/database.js'
 import { sandboxBankOf, type AdvanceTarget } from '../financial-data/sandbox/index.js'
 import { isLocalDate } from '../financial-data/sandbox/calendar.js'
 import { requireSandboxOrganization } from '../financial-data/sandbox/sandbox.service.js'
 import { ApiError } from '../http/errors.js'
 import { amountFromInput } from '../shared/money.js'
+import { withDatabase as withConfiguredDatabase } from './with-database.js'
 
 /** Runs `work` on a database: by default DATABASE_URL, migrated first and closed afterwards. */
 export type DatabaseRunner = <T>(work: (database: Database) => Promise<T>) => Promise<T>
@@ -16,16 +16,6 @@ export interface SandboxCommandOptions {
   withDatabase?: DatabaseRunner
   /** Where output goes (default stdout). */
   write?: (text: string) => void
-}
-
-const withConfiguredDatabase: DatabaseRunner = async (work) => {
-  const database = openDatabase(loadConfig().databaseUrl)
-  try {
-    await database.migrate()
-    return await work(database)
-  } finally {
-    await database.close()
-  }
 }
 
 function nonEmpty(value: string): string {
@@ -72,7 +62,7 @@ function explain(error: unknown): string {
  *                         [--counterparty-name N] [--counterparty-iban IBAN]
  */
 export function registerSandboxCommands(program: Command, options: SandboxCommandOptions = {}): Command {
-  const withDatabase = options.withDatabase ?? withConfiguredDatabase
+  const withDatabase: DatabaseRunner = options.withDatabase ?? withConfiguredDatabase
   const write = options.write ?? ((text: string) => process.stdout.write(text))
   const print = (value: Record<string, unknown>, json: boolean | undefined) => {
     if (json) write(`${JSON.stringify(value)}\n`)
