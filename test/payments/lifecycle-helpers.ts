@@ -54,6 +54,7 @@ export interface TransactionJson {
   attachedTransactables: Array<{ type: string; id: string }>
   returned: boolean
   returnReason?: { code: string }
+  bankTransactionCode?: { domain?: string; family?: string; subfamily?: string }
 }
 
 export function todayUtc(): string {
@@ -137,11 +138,17 @@ export async function createTransfer(t: TestApp, as: Credentials, body: Record<s
 }
 
 /** A mandate on the external account, then a direct debit under it into `accountId`. */
-export async function createMandate(t: TestApp, as: Credentials, externalAccountId: string, mandateReference: string): Promise<{ id: string; status: string }> {
+export async function createMandate(
+  t: TestApp,
+  as: Credentials,
+  externalAccountId: string,
+  mandateReference: string,
+  scheme: 'SDD_CORE' | 'SDD_B2B' = 'SDD_CORE',
+): Promise<{ id: string; status: string }> {
   const response = await t.request({
     method: 'POST',
     url: MANDATES,
-    body: { externalAccountId, scheme: 'SDD_CORE', creditorReference: 'DE98ZZZ09999999999', mandateReference, signatureDate: '2026-01-15' },
+    body: { externalAccountId, scheme, creditorReference: 'DE98ZZZ09999999999', mandateReference, signatureDate: '2026-01-15' },
     as,
   })
   expectStatus(response, 201)
@@ -235,19 +242,4 @@ export async function overSocket(
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   })
   return { status: response.status, headers: Object.fromEntries(response.headers.entries()), body: await response.text() }
-}
-
-/** Every event name after CREATED, as the lifecycle records it for each status on the way. */
-export const EVENT_NAMES: Record<string, string> = {
-  CREATED: 'CREATED',
-  APPROVED: 'FULLY_APPROVED',
-  REJECTED: 'REJECTED',
-  PENDING_SUBMISSION: 'PENDING_SUBMISSION',
-  SENT: 'SENT_TO_BANK',
-  PENDING_AT_BANK: 'PENDING_AT_BANK',
-  ACCEPTED: 'ACCEPTED_BY_BANK',
-  EXECUTED: 'EXECUTED',
-  RECONCILED: 'RECONCILED',
-  FAILED: 'FAILED',
-  RETURNED: 'RETURNED',
 }

@@ -3,15 +3,20 @@ import { SYSTEM_ORIGINATOR } from '../../src/events/index.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
 import { listAll } from './payments-helpers.js'
 import {
+  addDays,
+  advanceClock,
   approveAsOwner,
   balance,
+  bankToday,
   bookingsOf,
   createDirectDebit,
   createMandate,
   directDebitBody,
   eventsOf,
   expectStatus,
+  getPayment,
   MANDATES,
+  SETTLED,
   settled,
   setup,
   type EventJson,
@@ -85,6 +90,31 @@ describe('a first collection', () => {
     expect((await settled(t, org.as, 'DIRECT_DEBIT', second.id)).status).toBe('RECONCILED')
     expect(await mandateOf(mandate.id)).toMatchObject({ status: 'ACTIVE', version: 2 })
     expect(await balance(t, org.as, destination, 'BOOKED')).toBe(bookedBefore + 1_234_56 + 49_90)
+  })
+})
+
+describe('a future-dated B2B collection', () => {
+  it('waits PENDING_AT_BANK and is credited on its due date, booked as a B2B collection', async () => {
+    const own = await setup(t, await t.newOrganization('B2B GmbH'))
+    const destination = own.eurAccountIds[0]!
+    const mandate = await createMandate(t, own.as, own.supplierAccountId, 'MANDATE-B2B-1', 'SDD_B2B')
+    const due = addDays(await bankToday(t, own.as), 2)
+    const bookedBefore = await balance(t, own.as, destination, 'BOOKED')
+    const debit = await createDirectDebit(t, own.as, directDebitBody(own.supplierAccountId, destination, { scheme: 'SDD_B2B', date: due }))
+    await approveAsOwner(t, own.as, 'DIRECT_DEBIT', debit)
+    expect((await settled(t, own.as, 'DIRECT_DEBIT', debit.id, ['PENDING_AT_BANK', ...SETTLED])).status).toBe('PENDING_AT_BANK')
+
+    expect((await advanceClock(t, own.as, { days: 1 })).statusChanges).toEqual([])
+    expect(await balance(t, own.as, destination, 'BOOKED')).toBe(bookedBefore)
+    expect((await advanceClock(t, own.as, { days: 1 })).statusChanges.map((change) => change.status)).toEqual(['ACCEPTED', 'EXECUTED'])
+    expect((await getPayment(t, own.as, 'DIRECT_DEBIT', debit.id)).status).toBe('RECONCILED')
+    const bookings = await bookingsOf(t, own.as, destination, debit.id)
+    expect(bookings).toEqual([
+      expect.objectContaining({ date: due, amount: expect.objectContaining({ value: 49_90 }), bankTransactionCode: expect.objectContaining({ family: 'IDDT', subfamily: 'BBDD' }) }),
+    ])
+    expect(await balance(t, own.as, destination, 'BOOKED')).toBe(bookedBefore + 49_90)
+    const activated = await t.request({ method: 'GET', url: `${MANDATES}/${mandate.id}`, as: own.as })
+    expect(activated.json()).toMatchObject({ status: 'ACTIVE' })
   })
 })
 
