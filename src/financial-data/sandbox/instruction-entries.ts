@@ -70,3 +70,19 @@ export function returnEntry(instruction: Instruction, day: string, reasonCode: '
     ...common(instruction),
   }
 }
+
+/** A transfer between two of the organization's accounts at this bank: the credit on the receiving one. */
+export function internalCreditEntry(instruction: Instruction, day: string, source: { name: string; iban: string }): BookedEntry {
+  const market = source.iban.slice(0, 2)
+  return {
+    entryReference: `KTB-C-${instruction.id}`,
+    amount: instruction.amount,
+    date: day,
+    valueDate: day,
+    description: `Transfer from ${source.name}${instruction.reference ? ` ${instruction.reference}` : ''}`,
+    bankTransactionCode: BTC.bookTransferReceived,
+    endToEndId: instruction.end_to_end_id,
+    counterparty: { name: source.name, account: { market, identifiers: [{ market, type: 'IBAN', number: source.iban }] } },
+    ...(instruction.reference ? { reference: instruction.reference } : {}),
+  }
+}

@@ -101,6 +101,14 @@ describe('planDay', () => {
     expect(steps.map((step) => step.booking?.amount)).toEqual([1_000, -1_000])
   })
 
+  it('credits a transfer between two of the organization\'s accounts at this bank the same day', () => {
+    const source = funds(5_000)
+    const destination = funds(100)
+    const steps = planDay(TODAY, [instruction({ status: 'ACCEPTED', counterpartyIban: 'DE02120300000000202051' })], new Map([['a1', source], ['a2', destination]]), new Map([['DE02120300000000202051', 'a2']]))
+    expect(steps[0]).toMatchObject({ status: 'EXECUTED', booking: { amount: -1_000 }, credit: { accountId: 'a2', amount: 1_000 } })
+    expect(destination.booked).toBe(1_100)
+  })
+
   it('leaves instructions that are not due alone', () => {
     expect(planDay(TODAY, [instruction({ executionDate: '2025-06-11' })], new Map([['a1', funds(5_000)]]))).toEqual([])
   })

@@ -90,6 +90,8 @@ export interface Step {
   reasonCode?: ReasonCode
   /** The entry the step books on the own account (signed minor units), dated the day processed. */
   booking?: { kind: 'EXECUTION' | 'RETURN'; amount: number }
+  /** A transfer to another account of the same bank's organization: the credit booked there. */
+  credit?: { accountId: string; amount: number }
 }
 
 /**
@@ -98,7 +100,12 @@ export interface Step {
  * and executions to the returning IBAN come back. `instructions` must be in submission order;
  * `funds` is updated as the steps would change it.
  */
-export function planDay(day: string, instructions: readonly InstructionFacts[], funds: ReadonlyMap<string, Funds>): Step[] {
+export function planDay(
+  day: string,
+  instructions: readonly InstructionFacts[],
+  funds: ReadonlyMap<string, Funds>,
+  ownAccountByIban: ReadonlyMap<string, string> = new Map(),
+): Step[] {
   const steps: Step[] = []
   const status = new Map(instructions.map((instruction) => [instruction.id, instruction.status]))
   const fundsOf = (instruction: InstructionFacts): Funds => {
@@ -119,7 +126,16 @@ export function planDay(day: string, instructions: readonly InstructionFacts[], 
     account.booked += amount
     if (debitsAccount(instruction)) account.reserved -= instruction.amount
     status.set(instruction.id, 'EXECUTED')
-    steps.push({ instructionId: instruction.id, status: 'EXECUTED', booking: { kind: 'EXECUTION', amount } })
+    // A transfer between two accounts the bank holds for the organization lands on the other one the same day.
+    const creditedAccountId = debitsAccount(instruction) ? ownAccountByIban.get(instruction.counterpartyIban) : undefined
+    const credited = creditedAccountId === undefined ? undefined : funds.get(creditedAccountId)
+    if (credited) credited.booked += instruction.amount
+    steps.push({
+      instructionId: instruction.id,
+      status: 'EXECUTED',
+      booking: { kind: 'EXECUTION', amount },
+      ...(creditedAccountId && credited ? { credit: { accountId: creditedAccountId, amount: instruction.amount } } : {}),
+    })
   }
   for (const instruction of instructions) {
     if (status.get(instruction.id) !== 'EXECUTED' || !isReturnedByBeneficiary(instruction)) continue

@@ -4,6 +4,7 @@ import { ApiError, invalidField } from '../../http/errors.js'
 import { nowIso } from '../../shared/clock.js'
 import { newId } from '../../shared/ids.js'
 import { bookEntries } from '../bookings/booking.service.js'
+import type { AccountIdentifier } from '../../shared/common.schemas.js'
 import type { BankTransactionCode, Transaction, TransactionCounterparty } from '../transactions/transaction.schemas.js'
 import { BTC, REASONS, type ReasonCode } from './bank-codes.js'
 import {
@@ -16,7 +17,7 @@ import {
   type PaymentStatusReport,
 } from './bank-connector.js'
 import { addDays, dateOf, daysBetween, isLocalDate, maxDate, minDate } from './calendar.js'
-import { executionEntry, returnEntry } from './instruction-entries.js'
+import { executionEntry, internalCreditEntry, returnEntry } from './instruction-entries.js'
 import { decideSubmission, dueDays, planDay, type Funds, type InstructionFacts } from './instruction-rules.js'
 import { reportLedgerBalances } from './ledger-reports.js'
 import { sandboxRepo, type LedgerAccountRow } from './sandbox.repo.js'
@@ -171,6 +172,11 @@ export function createSandboxBank(database: Database, options: SandboxBankOption
     const to = targetDate(from, target)
     const accounts = await sandboxRepo.ledgerAccounts(trx, organizationId)
     const accountById = new Map(accounts.map((account) => [account.id, account]))
+    const accountByIban = new Map(
+      accounts.flatMap((account) =>
+        (JSON.parse(account.identifiers) as AccountIdentifier[]).filter((identifier) => identifier.type === 'IBAN').map((identifier) => [identifier.number, account.id] as const),
+      ),
+    )
     const open = await sandboxRepo.listOpen(trx, organizationId)
     const rows = new Map(open.map((row) => [row.id, row]))
     const facts = open.map(factsOf)
@@ -179,13 +185,18 @@ export function createSandboxBank(database: Database, options: SandboxBankOption
     const reports: PaymentStatusReport[] = []
 
     for (const day of dueDays(from, to, facts)) {
-      for (const step of planDay(day, facts, funds)) {
+      for (const step of planDay(day, facts, funds, accountByIban)) {
         const row = rows.get(step.instructionId)!
         const account = accountById.get(row.account_id)!
         let transaction: Transaction | undefined
         if (step.booking) {
           const entry = step.booking.kind === 'EXECUTION' ? executionEntry(row, day, row.scheme ?? undefined) : returnEntry(row, day)
           ;[transaction] = await bookEntries(trx, account, [entry], BANK_ORIGINATOR)
+        }
+        if (step.credit) {
+          const sourceIban = [...accountByIban].find(([, id]) => id === account.id)?.[0] ?? ''
+          const entry = internalCreditEntry(row, day, { name: account.name, iban: sourceIban })
+          await bookEntries(trx, accountById.get(step.credit.accountId)!, [entry], BANK_ORIGINATOR)
         }
         const changes: Partial<SandboxInstructionsTable> = {
           status: step.status,

@@ -8,6 +8,8 @@ export interface LedgerAccountRow {
   currency: string
   opening_balance: number
   opening_date: string
+  identifiers: string
+  name: string
 }
 
 /** Statuses in which an instruction can still change (an execution's return comes in the same step). */
@@ -55,7 +57,7 @@ export const sandboxRepo = {
     return db
       .selectFrom('sandbox_accounts as s')
       .innerJoin('accounts as a', 'a.id', 's.account_id')
-      .select(['a.id', 'a.organization_id', 'a.currency', 's.opening_balance', 's.opening_date'])
+      .select(['a.id', 'a.organization_id', 'a.currency', 'a.identifiers', 'a.name', 's.opening_balance', 's.opening_date'])
       .where('s.organization_id', '=', organizationId)
       .orderBy('a.id')
       .execute()
