@@ -70,7 +70,11 @@ export async function buildApp(options: AppOptions): Promise<ApiApp> {
   const wakePaymentWorker = () => paymentWorker?.wake()
   app.addHook('onReady', async () => {
     const interval = options.paymentWorkerIntervalMilliseconds ?? 1_000
-    if (interval !== false) paymentWorker = startPaymentWorker(options.database, { intervalMilliseconds: interval, log: app.log })
+    if (interval !== false) paymentWorker = startPaymentWorker(options.database, {
+        intervalMilliseconds: interval,
+        log: app.log,
+        afterChanges: () => app.webhookDeliveries.nudge(),
+      })
   })
   app.addHook('onClose', async () => paymentWorker?.stop())
 

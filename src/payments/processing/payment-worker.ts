@@ -14,6 +14,8 @@ export interface PaymentWorkerOptions {
   /** Pause between passes: the sandbox's pace (KASSA_SANDBOX_PACE_MS). */
   intervalMilliseconds: number
   log: Pick<FastifyBaseLogger, 'error'>
+  /** Told after each pass that changed something, e.g. to deliver the webhooks of its events at once. */
+  afterChanges?: () => void
 }
 
 /** Payments submitted per pass; the rest wait for the next one. */
@@ -33,13 +35,15 @@ export function startPaymentWorker(database: Database, options: PaymentWorkerOpt
 
   const pass = async () => {
     try {
-      for (const payment of await approvedPayments(database, BATCH)) {
+      const approved = await approvedPayments(database, BATCH)
+      for (const payment of approved) {
         await submitPayment(database, payment).catch((error: unknown) =>
           options.log.error({ err: error, paymentId: payment.id }, 'payment submission failed; retried next pass'),
         )
       }
-      const { errors } = await bank.processDue(new Date())
+      const { results, errors } = await bank.processDue(new Date())
       for (const { organizationId, error } of errors) options.log.error({ err: error, organizationId }, 'sandbox bank step failed')
+      if (approved.length > 0 || results.some((step) => step.reports.length > 0)) options.afterChanges?.()
     } catch (error) {
       options.log.error({ err: error }, 'payment worker pass failed')
     }
