@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/database.js'
+import { containsText } from '../../db/text-search.js'
 import type { AccountsTable } from '../../db/schema.js'
 import { keysetAfter, type PageRequest } from '../../http/pagination.js'
 import { etagOf } from '../../http/preconditions.js'
@@ -27,6 +28,22 @@ export function toAccount(row: AccountsTable): Account {
 }
 
 export const accountRepo = {
+  /** The organization's account with this IBAN (statements are matched by it). */
+  async findByIban(db: Executor, organizationId: string, iban: string): Promise<AccountsTable | undefined> {
+    return db.selectFrom('accounts').selectAll().where('organization_id', '=', organizationId).where(containsText('identifiers', `"${iban}"`)).executeTakeFirst()
+  },
+
+  /** Writes alias and metadata if the account is still at `expectedVersion`; false when someone else wrote first. */
+  async update(trx: Executor, id: string, expectedVersion: number, changes: Pick<AccountsTable, 'alias' | 'metadata' | 'updated'>): Promise<boolean> {
+    const result = await trx
+      .updateTable('accounts')
+      .set({ ...changes, version: expectedVersion + 1 })
+      .where('id', '=', id)
+      .where('version', '=', expectedVersion)
+      .executeTakeFirst()
+    return Number(result.numUpdatedRows) === 1
+  },
+
   async insert(trx: Executor, row: AccountsTable): Promise<void> {
     await trx.insertInto('accounts').values(row).execute()
   },
@@ -37,9 +54,11 @@ export const accountRepo = {
   },
 
   /** Oldest first, the order the bank lists them in; fetches `limit + 1` rows for the pager. */
-  async list(db: Executor, organizationId: string, filters: { currency?: string }, page: PageRequest): Promise<AccountsTable[]> {
+  async list(db: Executor, organizationId: string, filters: { currency?: string; identifier?: string }, page: PageRequest): Promise<AccountsTable[]> {
     let query = db.selectFrom('accounts').selectAll().where('organization_id', '=', organizationId)
     if (filters.currency) query = query.where('currency', '=', filters.currency)
+    // Identifiers are stored unspaced; the quotes make it the whole number, not a fragment of one.
+    if (filters.identifier) query = query.where(containsText('identifiers', `"${filters.identifier}"`))
     if (page.after) query = query.where(keysetAfter(['id'], 'asc', page.after))
     return query.orderBy('id', 'asc').limit(page.limit + 1).execute()
   },

@@ -1,10 +1,13 @@
 import type { ApiApp } from '../../http/api-app.js'
+import { commandContext } from '../../http/command-context.js'
+import { JsonPatchBody, describeRules } from '../../http/json-patch.js'
 import { ListEnvelope } from '../../http/pagination.js'
+import { IfMatchHeaders, requireIfMatch } from '../../http/preconditions.js'
 import { parseResourceRef } from '../../http/resource-ref.js'
 import { errorResponses } from '../../http/route-schemas.js'
 import { IdParams } from '../../shared/common.schemas.js'
 import { createAccountService } from './account.service.js'
-import { Account, AccountListQuery } from './account.schemas.js'
+import { ACCOUNT_PATCH_RULES, Account, AccountListQuery, CreateAccount } from './account.schemas.js'
 
 const tags = ['Accounts']
 
@@ -25,6 +28,21 @@ export function accountRoutes(app: ApiApp): void {
     async (request) => service.list(request.actor!, request.query),
   )
 
+  app.post(
+    '/financial-data/v2/accounts',
+    {
+      config: { permission: 'accounts:create' },
+      schema: {
+        tags,
+        summary: 'Register an own account held at a real bank',
+        description: 'Its transactions and balances then come from statements imported at /financial-data/v2/statements, matched by IBAN.',
+        body: CreateAccount,
+        response: { 201: Account, ...errorResponses(400, 403, 409, 413, 415, 422, 425) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await service.create(commandContext(request, reply, 201), request.body)),
+  )
+
   app.get(
     '/financial-data/v2/accounts/:id',
     {
@@ -37,5 +55,23 @@ export function accountRoutes(app: ApiApp): void {
       },
     },
     async (request) => service.get(request.actor!, parseResourceRef(request.params.id)),
+  )
+
+  app.patch(
+    '/financial-data/v2/accounts/:id',
+    {
+      config: { permission: 'accounts:update' },
+      schema: {
+        tags,
+        summary: "Update an account's alias and metadata with a JSON Patch",
+        description: `Allowed operations: ${describeRules(ACCOUNT_PATCH_RULES)}. Requires If-Match.`,
+        params: IdParams,
+        headers: IfMatchHeaders,
+        body: JsonPatchBody,
+        response: { 200: Account, ...errorResponses(400, 403, 404, 412, 415, 422, 425, 428) },
+      },
+    },
+    async (request, reply) =>
+      service.update(commandContext(request, reply, 200), parseResourceRef(request.params.id), requireIfMatch(request), request.body),
   )
 }

@@ -1,10 +1,23 @@
 import type { Database } from '../../db/database.js'
+import { isUniqueViolation } from '../../db/errors.js'
+import { recordEvent } from '../../events/index.js'
+import { ApiError, invalidField } from '../../http/errors.js'
+import { createPatcher, type JsonPatchOperation } from '../../http/json-patch.js'
 import { pageOf, pageRequest, type ListEnvelopeOf } from '../../http/pagination.js'
+import { assertEtag } from '../../http/preconditions.js'
 import type { ResourceRef } from '../../http/resource-ref.js'
 import type { Actor } from '../../iam/actor.js'
+import { normalizeIdentifiers } from '../../shared/account-identifiers.js'
+import { nowIso } from '../../shared/clock.js'
+import type { CommandContext } from '../../shared/command-context.js'
+import { newId } from '../../shared/ids.js'
 import { requireLive } from '../../shared/lookup.js'
+import { isCurrency } from '../../shared/money.js'
 import { accountRepo, toAccount } from './account.repo.js'
-import type { Account, AccountListQuery } from './account.schemas.js'
+import { ACCOUNT_PATCH_RULES, AccountEditable, type Account, type AccountListQuery, type CreateAccount } from './account.schemas.js'
+
+export const ACCOUNTS = 'accounts'
+const applyPatch = createPatcher(AccountEditable, ACCOUNT_PATCH_RULES)
 
 export function createAccountService(database: Database) {
   return {
@@ -13,12 +26,71 @@ export function createAccountService(database: Database) {
       return toAccount(requireLive(await accountRepo.find(database.db, actor.organizationId, ref), 'account', ref))
     },
 
-    /** @throws ApiError invalid_token (400). */
+    /** Oldest first. @throws ApiError invalid_token (400). */
     async list(actor: Actor, query: AccountListQuery): Promise<ListEnvelopeOf<Account>> {
-      const filters = { currency: query.currency }
-      const page = pageRequest(query, 'accounts', filters, ['text'])
+      const filters = { currency: query.currency, identifier: query.identifier?.replace(/\s+/g, '').toUpperCase() }
+      const page = pageRequest(query, ACCOUNTS, filters, ['text'])
       const rows = await accountRepo.list(database.db, actor.organizationId, filters, page)
       return pageOf(rows, page, (row) => [row.id], toAccount)
+    },
+
+    /**
+     * Registers an own account held at a real bank; its data then comes from imported statements.
+     * @throws ApiError invalid_request (400: currency, IBAN), conflict (409: an account of this
+     * organization already has the IBAN — statements are matched by it), external_id_taken (409).
+     */
+    async create(ctx: CommandContext, input: CreateAccount): Promise<Account> {
+      if (!isCurrency(input.currency)) throw invalidField('currency', `${input.currency} is not an ISO 4217 currency`)
+      const identifiers = normalizeIdentifiers(input.identifiers, 'identifiers')
+      try {
+        return await ctx.transaction(async (trx) => {
+          for (const identifier of identifiers.filter((candidate) => candidate.type === 'IBAN')) {
+            const clash = await accountRepo.findByIban(trx, ctx.actor.organizationId, identifier.number)
+            if (clash) throw new ApiError('conflict', `The account ${clash.id} already has the IBAN ${identifier.number}`)
+          }
+          const now = nowIso()
+          const row = {
+            id: newId(),
+            organization_id: ctx.actor.organizationId,
+            external_id: input.externalId ?? null,
+            name: input.name,
+            alias: input.alias ?? null,
+            market: input.market,
+            currency: input.currency,
+            bank_name: input.bank.name,
+            bic: input.bank.bic ?? null,
+            identifiers: JSON.stringify(identifiers),
+            fictive: 0,
+            metadata: JSON.stringify(input.metadata ?? {}),
+            version: 1,
+            created: now,
+            updated: now,
+          }
+          await accountRepo.insert(trx, row)
+          const account = toAccount(row)
+          await recordEvent(trx, { organizationId: row.organization_id, entityType: ACCOUNTS, entityId: row.id, type: 'CREATED', name: 'CREATED', originator: ctx.actor.userId, entity: account })
+          return account
+        })
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new ApiError('external_id_taken', 'The externalId is already used by an account of this organization')
+        throw error
+      }
+    },
+
+    /** Alias and metadata. @throws ApiError not_found (404), precondition_failed (412), invalid_patch (400). */
+    async update(ctx: CommandContext, ref: ResourceRef, etag: string, operations: JsonPatchOperation[]): Promise<Account> {
+      return ctx.transaction(async (trx) => {
+        const current = toAccount(requireLive(await accountRepo.find(trx, ctx.actor.organizationId, ref), 'account', ref))
+        assertEtag(etag, current.etag)
+        const patched = applyPatch({ alias: current.alias, metadata: current.metadata }, operations)
+        const updated = nowIso()
+        if (!(await accountRepo.update(trx, current.id, current.version, { alias: patched.alias ?? null, metadata: JSON.stringify(patched.metadata), updated }))) {
+          throw new ApiError('precondition_failed', 'The account changed while this update ran; fetch it again')
+        }
+        const account = toAccount(requireLive(await accountRepo.find(trx, ctx.actor.organizationId, { id: current.id }), 'account', ref))
+        await recordEvent(trx, { organizationId: account.organizationId, entityType: ACCOUNTS, entityId: account.id, type: 'UPDATED', name: 'UPDATED', originator: ctx.actor.userId, entity: account })
+        return account
+      })
     },
   }
 }
