@@ -1,0 +1,102 @@
+/** Own accounts, their transactions and balances, and the sandbox bank (financial-data/). Column conventions: see ../schema.ts. */
+
+export interface AccountsTable {
+  id: string
+  organization_id: string
+  external_id: string | null
+  name: string
+  alias: string | null
+  market: string
+  currency: string
+  bank_name: string
+  bic: string | null
+  identifiers: string
+  fictive: number
+  metadata: string
+  version: number
+  created: string
+  updated: string
+}
+
+export interface TransactionsTable {
+  id: string
+  organization_id: string
+  account_id: string
+  amount: number
+  currency: string
+  date: string
+  value_date: string
+  description: string
+  reference: string | null
+  end_to_end_id: string | null
+  mandate_reference: string | null
+  counterparty: string | null
+  bank_transaction_code: string | null
+  reconciliation_status: 'NOT_RECONCILED' | 'PARTIALLY_RECONCILED' | 'RECONCILED'
+  attached_transactables: string
+  returned: number
+  return_reason: string | null
+  entry_reference: string
+  metadata: string
+  version: number
+  created: string
+  updated: string
+}
+
+export interface BalancesTable {
+  id: string
+  organization_id: string
+  account_id: string
+  type: 'BOOKED' | 'AVAILABLE'
+  reported_type: 'OPEN' | 'CLOSE' | 'INTERIM'
+  amount: number
+  currency: string
+  local_date: string
+  timestamp: string
+  version: number
+}
+
+/** The sandbox bank's clock of one organization: its simulated business date. */
+export interface SandboxBanksTable {
+  organization_id: string
+  today: string
+  version: number
+  created: string
+  updated: string
+}
+
+/** Where a sandbox account's ledger starts: booked balance = opening_balance + entries dated from opening_date on. */
+export interface SandboxAccountsTable {
+  account_id: string
+  organization_id: string
+  opening_balance: number
+  opening_date: string
+  created: string
+}
+
+/** A payment instruction the sandbox bank received; amount is positive minor units. */
+export interface SandboxInstructionsTable {
+  id: string
+  organization_id: string
+  account_id: string
+  payment_type: 'CREDIT_TRANSFER' | 'DIRECT_DEBIT'
+  payment_id: string
+  amount: number
+  currency: string
+  execution_date: string
+  counterparty_name: string
+  counterparty_iban: string
+  counterparty_bic: string | null
+  reference: string | null
+  end_to_end_id: string
+  mandate_reference: string | null
+  scheme: string | null
+  status: 'PENDING_AT_BANK' | 'ACCEPTED' | 'EXECUTED' | 'FAILED' | 'RETURNED'
+  reason_code: string | null
+  booked_date: string | null
+  transaction_id: string | null
+  return_transaction_id: string | null
+  version: number
+  created: string
+  updated: string
+}
