@@ -146,3 +146,17 @@ export function writeSection(path: string, report: Report): void {
       : `${current.trimEnd()}\n\n${section(report)}\n`,
   )
 }
+
+/**
+ * Any benchmark's section: re-reads `path` right before writing and replaces only what lies between the
+ * `bench:<id>` markers (or appends the section with its markers), keeping everything else.
+ */
+export function writeMarkedSection(path: string, id: string, command: string, text: string): void {
+  const begin = `<!-- bench:${id}:begin (written by ${command}; edits inside are overwritten) -->`
+  const end = `<!-- bench:${id}:end -->`
+  const current = existsSync(path) ? readFileSync(path, 'utf8') : PREAMBLE
+  const start = current.indexOf(`<!-- bench:${id}:begin`)
+  const stop = current.indexOf(end)
+  const block = `${begin}\n${text}\n${end}`
+  writeFileSync(path, start >= 0 && stop > start ? `${current.slice(0, start)}${block}${current.slice(stop + end.length)}` : `${current.trimEnd()}\n\n${block}\n`)
+}
