@@ -14,8 +14,8 @@
  * scratch database is created and dropped). Knobs: BENCH_CONNECTIONS (50), BENCH_DURATION (10 s),
  * BENCH_WARMUP (2 s), BENCH_WRITE_DOCS=0 to leave docs/benchmarks.md alone.
  */
+import { writeMarkedSection } from './report.js'
 import { randomBytes } from 'node:crypto'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { measure, type LoadSettings, type Measurement, type Target } from './load.js'
@@ -135,8 +135,6 @@ async function round(label: string, scratch: ScratchDatabase): Promise<Row> {
   }
 }
 
-const BEGIN = '<!-- bench:payments:begin (written by npx tsx bench/payments.ts; edits inside are overwritten) -->'
-const END = '<!-- bench:payments:end -->'
 
 const reqs = (m: Measurement) => Math.round(m.requestsPerSecond).toLocaleString('en-US')
 const cpu = (m: Measurement) => (m.cpuPerRequest === undefined ? '–' : `${Math.round(m.cpuPerRequest).toLocaleString('en-US')} µs`)
@@ -145,7 +143,6 @@ const percent = (value: number) => `${(value * 100).toFixed(0)}%`
 function section(rows: Row[], machine: Machine, seconds: number): string {
   const line = (values: string[]) => `| ${values.join(' | ')} |`
   return [
-    BEGIN,
     '## Payments: creating credit transfers against a bare Fastify handler (issue 4)',
     '',
     `Run \`${process.env.BENCH_DATABASE_URL ? 'BENCH_DATABASE_URL=postgres://… ' : ''}npx tsx bench/payments.ts\` on ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} (${Math.round(seconds)} s in all), commit ${machine.commit}.`,
@@ -183,18 +180,13 @@ function section(rows: Row[], machine: Machine, seconds: number): string {
     '',
     `Credit transfers created in the measured seconds: ${rows.map((row) => `${row.created.toLocaleString('en-US')} (${row.backend})`).join(', ')}.`,
     "Latencies are autocannon's (whole milliseconds).",
-    END,
   ].join('\n')
 }
 
-/** Re-reads the file just before writing and replaces only this benchmark's section (or appends it). */
+/** This benchmark's section of docs/benchmarks.md, between its markers. */
 function writeSection(text: string): string {
   const path = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url))
-  const current = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n'
-  const start = current.indexOf(BEGIN.slice(0, BEGIN.indexOf(' ')))
-  const end = current.indexOf(END)
-  const next = start >= 0 && end > start ? `${current.slice(0, start)}${text}${current.slice(end + END.length)}` : `${current.trimEnd()}\n\n${text}\n`
-  writeFileSync(path, next)
+  writeMarkedSection(path, 'payments', 'npx tsx bench/payments.ts', text)
   return path
 }
 

@@ -14,9 +14,10 @@
  * BENCH_WEBHOOK_LATENCY_EVENTS (400), BENCH_WEBHOOK_RATE (50 counterparties/s),
  * BENCH_WRITE_DOCS=0 to leave docs/benchmarks.md alone.
  */
+import { writeMarkedSection } from './report.js'
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os'
@@ -177,8 +178,6 @@ async function run(scratch: Scratch): Promise<Result> {
   }
 }
 
-const BEGIN = '<!-- bench:webhooks:begin (written by npx tsx bench/webhooks.ts; edits inside are overwritten) -->'
-const END = '<!-- bench:webhooks:end -->'
 
 function commit(): string {
   try {
@@ -191,7 +190,6 @@ function commit(): string {
 function section(results: Result[], seconds: number, load: number): string {
   const line = (values: Array<string | number>) => `| ${values.join(' | ')} |`
   return [
-    BEGIN,
     '## Webhooks: delivery throughput and commit-to-receipt latency (issue 5)',
     '',
     `Run \`${process.env.BENCH_DATABASE_URL ? 'BENCH_DATABASE_URL=postgres://… ' : ''}npx tsx bench/webhooks.ts\` on ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} (${Math.round(seconds)} s), commit ${commit()}.`,
@@ -223,18 +221,13 @@ function section(results: Result[], seconds: number, load: number): string {
     'CPU/delivery is the process time (Kassa, its database driver, and the receiver) spent per delivery while draining;',
     'CPU-bound rate is one core divided by it: what the drain approaches on an otherwise idle core. Writes from other',
     'processes (the CLI, a second server) are not nudged: they wait for the next poll, up to 1 s.',
-    END,
   ].join('\n')
 }
 
-/** Re-reads the file just before writing and replaces only this benchmark's section (or appends it). */
+/** This benchmark's section of docs/benchmarks.md, between its markers. */
 function writeSection(text: string): string {
   const path = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url))
-  const current = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n\nEach benchmark in `bench/` writes its latest figures into its own section below, between its markers.\n'
-  const start = current.indexOf(BEGIN.slice(0, BEGIN.indexOf(' ')))
-  const end = current.indexOf(END)
-  const next = start >= 0 && end > start ? `${current.slice(0, start)}${text}${current.slice(end + END.length)}` : `${current.trimEnd()}\n\n${text}\n`
-  writeFileSync(path, next)
+  writeMarkedSection(path, 'webhooks', 'npx tsx bench/webhooks.ts', text)
   return path
 }
 
