@@ -3,7 +3,8 @@ import { ApiError, invalidField } from '../../http/errors.js'
 import type { ResourceRef } from '../../http/resource-ref.js'
 import type { CommandContext } from '../../shared/command-context.js'
 import { nowIso } from '../../shared/clock.js'
-import { findPayment, transitionPayment, serializePayment, type Payment } from '../lifecycle/payment.js'
+import { recordEvent } from '../../events/index.js'
+import { findPayment, PAYMENT_ENTITY_TYPE, transitionPayment, serializePayment, type Payment } from '../lifecycle/payment.js'
 import type { PaymentKind } from '../lifecycle/payment.repo.js'
 import { paymentRepo } from '../lifecycle/payment.repo.js'
 import { checkApprover, type StepState } from './approval-rules.js'
@@ -48,7 +49,19 @@ export function createPaymentApprovalService(onApproved: () => void) {
           if (!(await paymentRepo.update(trx, current.id, current.version, { updated: now }))) {
             throw new ApiError('conflict', 'The payment changed while this approval ran; fetch it again')
           }
-          return serializePayment(trx, await findPayment(trx, ctx.actor.organizationId, kind, ref))
+          const payment = await serializePayment(trx, await findPayment(trx, ctx.actor.organizationId, kind, ref))
+          // Every version has its event, so webhook receivers ordering by version see no gaps.
+          await recordEvent(trx, {
+            organizationId: current.organization_id,
+            entityType: PAYMENT_ENTITY_TYPE[kind],
+            entityId: current.id,
+            type: 'UPDATED',
+            name: 'APPROVAL_STEP_APPROVED',
+            originator: ctx.actor.userId,
+            message: `Approval step ${step.id} approved`,
+            entity: payment,
+          })
+          return payment
         }
         return transitionPayment(trx, current, 'APPROVED', { originator: ctx.actor.userId, message: 'All approval steps approved' })
       })
