@@ -113,7 +113,7 @@ async function approved(payment: Payment, step: Step, as: Credentials): Promise<
   return response.json<Payment>()
 }
 
-async function events(org: Organization, payment: Payment): Promise<Array<{ name: string; originator: string; message?: string }>> {
+async function events(org: Organization, payment: Payment): Promise<Array<{ name: string; originator: string; message?: string; entityVersion: number }>> {
   const response = await t.request({ method: 'GET', url: `${CREDIT_TRANSFERS}/${payment.id}/events`, as: org.owner })
   expectStatus(response, 200)
   return response.json().items
@@ -185,7 +185,14 @@ describe('chains with steps', () => {
     const full = await approved(half, second!, org.b1)
     expect(full.status).toBe('APPROVED')
     expect(full.approvalSteps.map((step) => step.approver?.id)).toEqual([org.a1.userId, org.b1.userId])
-    expect((await events(org, full)).find((event) => event.name === 'FULLY_APPROVED')).toMatchObject({ originator: org.b1.userId })
+    const history = await events(org, full)
+    expect(history.find((event) => event.name === 'FULLY_APPROVED')).toMatchObject({ originator: org.b1.userId })
+    // One event per version: the first step's approval is recorded too.
+    expect(history.slice(0, 3).map((event) => [event.name, event.entityVersion])).toEqual([
+      ['CREATED', 1],
+      ['APPROVAL_STEP_APPROVED', 2],
+      ['FULLY_APPROVED', 3],
+    ])
     expectError(await approve(full, second!, org.b1), 409, 'conflict')
   })
 
