@@ -5,7 +5,7 @@ import { nowIso } from '../../shared/clock.js'
 import { newId } from '../../shared/ids.js'
 import { bookEntries } from '../bookings/booking.service.js'
 import type { AccountIdentifier } from '../../shared/common.schemas.js'
-import type { BankTransactionCode, Transaction, TransactionCounterparty } from '../transactions/transaction.schemas.js'
+import type { Transaction } from '../transactions/transaction.schemas.js'
 import { BTC, REASONS, type ReasonCode } from './bank-codes.js'
 import {
   BANK_ORIGINATOR,
@@ -13,7 +13,6 @@ import {
   paymentStatusListener,
   type BankConnector,
   type PaymentInstruction,
-  type PaymentStatusListener,
   type PaymentStatusReport,
 } from './bank-connector.js'
 import { addDays, dateOf, daysBetween, isLocalDate, maxDate, minDate } from './calendar.js'
@@ -21,87 +20,18 @@ import { executionEntry, internalCreditEntry, returnEntry } from './instruction-
 import { decideSubmission, dueDays, planDay, type Funds, type InstructionFacts } from './instruction-rules.js'
 import { reportLedgerBalances } from './ledger-reports.js'
 import { sandboxRepo, type LedgerAccountRow } from './sandbox.repo.js'
+import {
+  MAX_ADVANCE_DAYS,
+  SANDBOX_CONNECTOR,
+  type AdvanceTarget,
+  type ProcessDueResult,
+  type SandboxBank,
+  type SandboxBankOptions,
+  type StepResult,
+} from './sandbox-bank.contract.js'
 
-export const SANDBOX_CONNECTOR = 'sandbox'
-/** The most days one step may move the clock. */
-export const MAX_ADVANCE_DAYS = 366
+export * from './sandbox-bank.contract.js'
 
-/** Where a step moves the clock: by whole days, to a date, or to a date only if it is behind it. */
-export type AdvanceTarget = { days: number } | { to: string } | { atLeast: string }
-
-export interface StepResult {
-  organizationId: string
-  previousToday: string
-  today: string
-  /** Every status change of the step, in the order the listener received them. */
-  reports: PaymentStatusReport[]
-}
-
-/** A booked entry injected into an account, as a test or demo would have the bank book it. */
-export interface Injection {
-  accountId: string
-  /** Signed minor units of the account's currency: negative is an outflow. */
-  amount: number
-  currency: string
-  /** Booking date: the bank's today by default; any day from the account's opening date to today. */
-  date?: string
-  valueDate?: string
-  description: string
-  reference?: string
-  endToEndId?: string
-  counterparty?: TransactionCounterparty
-  bankTransactionCode?: BankTransactionCode
-}
-
-export interface SandboxClock {
-  organizationId: string
-  /** The bank's business date. */
-  today: string
-  /** How far the bank's date is ahead of the real (UTC) date. */
-  daysAhead: number
-  /** Instructions waiting for their date or accepted and not yet executed. */
-  openInstructions: number
-}
-
-export interface ProcessDueResult {
-  results: StepResult[]
-  errors: { organizationId: string; error: unknown }[]
-}
-
-/**
- * The sandbox bank: a BankConnector for the accounts it holds, plus what only a simulated bank
- * can do — move its clock, book injected entries — and `processDue` for a background worker.
- */
-export interface SandboxBank extends BankConnector {
-  /** Whether the account is held at the sandbox bank. */
-  holds(db: Executor, accountId: string): Promise<boolean>
-  /** The organization's clock; undefined when it has no sandbox bank. */
-  clock(db: Executor, organizationId: string, now?: Date): Promise<SandboxClock | undefined>
-  /**
-   * One step in the caller's transaction: moves the clock to the target and processes every
-   * instruction due on each day on the way (funds checks, executions, returns), reporting each
-   * change to the listener, then reports the balances the ledger now gives.
-   * @throws ApiError not_found (no sandbox bank), invalid_request (target before today or too far).
-   */
-  advanceIn(trx: Executor, organizationId: string, target: AdvanceTarget): Promise<StepResult>
-  /** `advanceIn` in a transaction of its own. */
-  advance(organizationId: string, target: AdvanceTarget): Promise<StepResult>
-  /**
-   * For a background worker: every bank whose clock is behind `now`'s (UTC) date moves up to it, and
-   * every bank with instructions due on its today processes them — one transaction per organization.
-   */
-  processDue(now?: Date): Promise<ProcessDueResult>
-  /**
-   * Books an entry on a sandbox account in the caller's transaction, and re-reports its balances.
-   * @throws ApiError not_found (no sandbox bank / account), invalid_request (currency, date, amount).
-   */
-  inject(trx: Executor, organizationId: string, injection: Injection): Promise<Transaction>
-}
-
-export interface SandboxBankOptions {
-  /** Receives every status change after submission; by default the process-wide one (setPaymentStatusListener). */
-  listener?: PaymentStatusListener
-}
 
 function factsOf(row: SandboxInstructionsTable): InstructionFacts {
   return {
