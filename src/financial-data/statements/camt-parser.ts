@@ -13,6 +13,7 @@ import {
   type CamtStatement,
   type CamtTransactionDetails,
 } from './camt-model.js'
+import { all, child, isNode, offsetOf, text, type Node } from './camt-xml.js'
 
 export * from './camt-model.js'
 
@@ -26,8 +27,6 @@ export * from './camt-model.js'
 
 const NAMESPACE = /^urn:iso:std:iso:20022:tech:xsd:([a-z]{4}\.\d{3})\.(\d{3}\.\d{2})$/
 
-type Node = Record<string, unknown>
-const META = XMLParser.getMetaDataSymbol() as unknown as string
 
 const OPTIONS = {
   ignoreAttributes: false,
@@ -53,39 +52,6 @@ const OPTIONS = {
 const documentParser = new XMLParser({ ...OPTIONS, captureMetaData: true, stopNodes: ['*.Ntry'] })
 const entryParser = new XMLParser(OPTIONS)
 const ENTRY_BATCH = 500
-
-function isNode(value: unknown): value is Node {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-/** A repeated element as a list, whether it occurred once or many times. */
-function all(node: unknown, name: string): unknown[] {
-  if (!isNode(node)) return []
-  const value = node[name]
-  if (value === undefined) return []
-  return Array.isArray(value) ? value : [value]
-}
-
-function child(node: unknown, ...names: string[]): unknown {
-  let current = node
-  for (const name of names) {
-    if (!isNode(current)) return undefined
-    const value = current[name]
-    current = Array.isArray(value) ? value[0] : value
-  }
-  return current
-}
-
-/** The text of an element (also of one with attributes); undefined when absent or empty. */
-function text(node: unknown, ...names: string[]): string | undefined {
-  const value = child(node, ...names)
-  const raw = typeof value === 'string' ? value : isNode(value) && typeof value['#text'] === 'string' ? value['#text'] : undefined
-  return raw === undefined || raw === '' ? undefined : raw
-}
-
-function offsetOf(node: unknown): number | undefined {
-  return isNode(node) ? (node[META] as { startIndex?: number } | undefined)?.startIndex : undefined
-}
 
 function amountOf(node: unknown): CamtAmount | undefined {
   const value = text(node)
