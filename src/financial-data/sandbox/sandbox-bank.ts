@@ -6,7 +6,7 @@ import { newId } from '../../shared/ids.js'
 import { bookEntries } from '../bookings/booking.service.js'
 import type { AccountIdentifier } from '../../shared/common.schemas.js'
 import type { Transaction } from '../transactions/transaction.schemas.js'
-import { BTC, REASONS, type ReasonCode } from './bank-codes.js'
+import { BTC } from './bank-codes.js'
 import {
   BANK_ORIGINATOR,
   BankConnectorError,
@@ -29,38 +29,10 @@ import {
   type SandboxBankOptions,
   type StepResult,
 } from './sandbox-bank.contract.js'
+import { factsOf, reportOf } from './instruction-views.js'
 
 export * from './sandbox-bank.contract.js'
 
-
-function factsOf(row: SandboxInstructionsTable): InstructionFacts {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    paymentType: row.payment_type,
-    amount: row.amount,
-    currency: row.currency,
-    executionDate: row.execution_date,
-    counterpartyIban: row.counterparty_iban,
-    status: row.status,
-  }
-}
-
-function reportOf(row: SandboxInstructionsTable, bankDate: string, transaction?: Transaction): PaymentStatusReport {
-  return {
-    connector: SANDBOX_CONNECTOR,
-    instructionId: row.id,
-    paymentId: row.payment_id,
-    paymentType: row.payment_type,
-    organizationId: row.organization_id,
-    accountId: row.account_id,
-    status: row.status,
-    ...(row.reason_code ? { reason: { code: row.reason_code, description: REASONS[row.reason_code as ReasonCode] ?? row.reason_code } } : {}),
-    bankDate,
-    endToEndId: row.end_to_end_id,
-    ...(transaction ? { transaction } : {}),
-  }
-}
 
 function noSandboxBank(): ApiError {
   return new ApiError('not_found', 'This organization has no sandbox bank')
