@@ -14,6 +14,7 @@ import {
 } from 'kysely'
 import type { DatabaseSchema } from './schema.js'
 import { migrateToLatest } from './migrate.js'
+import { registerReadPath } from './prepared-query.js'
 
 export type Db = Kysely<DatabaseSchema>
 /** Anything a repository can run SQL on: the database itself or an open transaction. */
@@ -64,36 +65,55 @@ function sqlitePath(url: string): string {
  * keyed by their SQL, up to `capacity`. Safe because queries run to completion synchronously
  * (Kysely's all/run); nothing iterates a statement across awaits.
  */
-function withStatementCache(sqlite: SqliteDatabase.Database, capacity = 1_000): KyselySqliteDatabase {
+function statementCache(sqlite: SqliteDatabase.Database, capacity = 1_000): (sql: string) => SqliteDatabase.Statement {
   const statements = new Map<string, SqliteDatabase.Statement>()
-  return {
-    close: () => {
-      statements.clear()
-      sqlite.close()
-    },
-    prepare(sql: string) {
-      let statement = statements.get(sql)
-      if (!statement) {
-        if (statements.size >= capacity) statements.delete(statements.keys().next().value!)
-        statement = sqlite.prepare(sql)
-        statements.set(sql, statement)
-      }
-      return statement
-    },
+  return (sql) => {
+    let statement = statements.get(sql)
+    if (!statement) {
+      if (statements.size >= capacity) statements.delete(statements.keys().next().value!)
+      statement = sqlite.prepare(sql)
+      statements.set(sql, statement)
+    }
+    return statement
   }
 }
 
+function connectSqlite(path: string, options: SqliteDatabase.Options = {}): SqliteDatabase.Database {
+  const sqlite = new SqliteDatabase(path, options)
+  if (!options.readonly) {
+    sqlite.pragma('journal_mode = WAL')
+    sqlite.pragma('synchronous = NORMAL')
+    sqlite.pragma('foreign_keys = ON')
+  }
+  sqlite.pragma('busy_timeout = 5000')
+  // SQLite's built-in lower() folds only A–Z; PostgreSQL folds all of Unicode. Searches must agree.
+  sqlite.function('lower', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text))
+  return sqlite
+}
+
+/**
+ * The writing connection behind Kysely (its transactions hold it across awaits) and, for a file,
+ * a read-only connection for prepared reads outside transactions: WAL lets it read the last commit
+ * while a transaction is open, without waiting for Kysely's connection lock.
+ */
 function openSqlite(url: string): Kysely<DatabaseSchema> {
   const path = sqlitePath(url)
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
-  const sqlite = new SqliteDatabase(path)
-  sqlite.pragma('journal_mode = WAL')
-  sqlite.pragma('synchronous = NORMAL')
-  sqlite.pragma('busy_timeout = 5000')
-  sqlite.pragma('foreign_keys = ON')
-  // SQLite's built-in lower() folds only A–Z; PostgreSQL folds all of Unicode. Searches must agree.
-  sqlite.function('lower', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text))
-  return new Kysely<DatabaseSchema>({ dialect: new ImmediateSqliteDialect(withStatementCache(sqlite)) })
+  const writer = connectSqlite(path)
+  const reader = path === ':memory:' ? undefined : connectSqlite(path, { readonly: true })
+  const prepareOnWriter = statementCache(writer)
+  const prepareOnReader = reader && statementCache(reader)
+  const db = new Kysely<DatabaseSchema>({
+    dialect: new ImmediateSqliteDialect({
+      close: () => {
+        reader?.close()
+        writer.close()
+      },
+      prepare: prepareOnWriter,
+    }),
+  })
+  if (prepareOnReader) registerReadPath(db, { dialect: 'sqlite', read: ({ sql, parameters }) => prepareOnReader(sql).all(parameters) })
+  return db
 }
 
 function openPostgres(url: string): Kysely<DatabaseSchema> {
@@ -104,7 +124,9 @@ function openPostgres(url: string): Kysely<DatabaseSchema> {
   // reported here after the pool has discarded it; the next query opens a new one. Without a
   // listener, that 'error' event would crash the process.
   pool.on('error', () => undefined)
-  return new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) })
+  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) })
+  registerReadPath(db, { dialect: 'postgres', read: async (query) => (await db.executeQuery(query)).rows })
+  return db
 }
 
 /** Opens the database named by DATABASE_URL: `postgres://…` for PostgreSQL, a path or `sqlite:PATH` for SQLite. */

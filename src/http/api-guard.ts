@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Actor } from '../iam/actor.js'
 import { requirePermission } from '../iam/authorize.js'
 import { ApiError } from './errors.js'
@@ -6,7 +6,7 @@ import type { SlidingWindowRateLimiter } from './rate-limiter.js'
 
 export interface ApiGuardOptions {
   maintenance: boolean
-  authenticate: (request: FastifyRequest) => Promise<Actor>
+  authenticate: (request: FastifyRequest) => Actor | Promise<Actor>
   rateLimiter: SlidingWindowRateLimiter
 }
 
@@ -22,9 +22,8 @@ export function registerApiGuard(app: FastifyInstance, options: ApiGuardOptions)
     }
   })
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (options.maintenance) throw new ApiError('maintenance', undefined, undefined, { 'Retry-After': '60' })
-    const actor = await options.authenticate(request)
+  /** Rate limit and permission, once the actor is known. */
+  function admit(request: FastifyRequest, reply: FastifyReply, actor: Actor): void {
     request.actor = actor
     const decision = options.rateLimiter.take(actor.accessKeyId)
     reply.headers({
@@ -39,5 +38,24 @@ export function registerApiGuard(app: FastifyInstance, options: ApiGuardOptions)
     }
     const permission = request.routeOptions.config.permission
     if (permission) requirePermission(actor, permission)
+  }
+
+  // Callback style: with the grant cached, the whole guard runs without a promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    let actor: Actor | Promise<Actor>
+    try {
+      if (options.maintenance) throw new ApiError('maintenance', undefined, undefined, { 'Retry-After': '60' })
+      actor = options.authenticate(request)
+      if (!(actor instanceof Promise)) {
+        admit(request, reply, actor)
+        return done()
+      }
+    } catch (error) {
+      return done(error as Error)
+    }
+    actor.then((known) => admit(request, reply, known)).then(
+      () => done(),
+      (error: unknown) => done(error as Error),
+    )
   })
 }

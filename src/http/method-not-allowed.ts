@@ -21,9 +21,9 @@ function hasEmptySegment(path: string): boolean {
 export function registerMethodNotAllowed(app: FastifyInstance): void {
   const routes = FindMyWay({ ignoreTrailingSlash: false })
   // The router lets `/:id` match an empty segment, so `/counterparties/` would reach the item route.
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const path = request.url.split('?', 1)[0]!
-    if (hasEmptySegment(path)) throw routeNotFound(request.method, path)
+    done(hasEmptySegment(path) ? routeNotFound(request.method, path) : undefined)
   })
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method]

@@ -12,7 +12,8 @@ export function generateRequestId(): string {
  * (malformed JSON, wrong content type, body too large): the header is set in the first hook.
  */
 export function registerRequestId(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id)
+    done()
   })
 }

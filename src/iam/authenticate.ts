@@ -4,11 +4,11 @@ import { ApiError } from '../http/errors.js'
 import type { Actor } from './actor.js'
 import { accessKeyRepo, type AccessKeyGrant } from './access-keys/access-key.repo.js'
 import { isPermission, type Permission } from './permissions.js'
-import { secretMatches } from './secrets.js'
+import { digestBytes, secretMatches } from './secrets.js'
 
 const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="kassa", charset="UTF-8"' }
 /** Digest of a secret no key has, compared against when the access key is unknown so both paths cost the same. */
-const UNKNOWN_KEY_DIGEST = '0'.repeat(64)
+const UNKNOWN_KEY_DIGEST = Buffer.alloc(32)
 
 function unauthorized(message: string): ApiError {
   return new ApiError('unauthorized', message, undefined, CHALLENGE)
@@ -37,7 +37,12 @@ function actorOf(grant: AccessKeyGrant): Actor {
   }
 }
 
-type GrantCache = Map<string, { grant: AccessKeyGrant; actor: Actor; expires: number }>
+interface KnownKey {
+  actor: Actor
+  secretDigest: Buffer
+}
+
+type GrantCache = Map<string, KnownKey & { expires: number }>
 
 /** The grant caches of this process's authenticators, held weakly so a closed app's cache can go. */
 const grantCaches = new Set<WeakRef<GrantCache>>()
@@ -75,10 +80,12 @@ export function createAuthenticator(db: Db, options: AuthenticatorOptions = { ca
   grantCaches.add(new WeakRef(cache))
   const MAX_CACHED = 10_000
 
-  async function lookup(accessKey: string): Promise<{ grant: AccessKeyGrant; actor: Actor } | undefined> {
-    const now = Date.now()
-    const cached = cache.get(accessKey)
-    if (cached && cached.expires > now) return cached
+  function cached(accessKey: string): KnownKey | undefined {
+    const entry = cache.get(accessKey)
+    return entry && entry.expires > Date.now() ? entry : undefined
+  }
+
+  async function load(accessKey: string): Promise<KnownKey | undefined> {
     const generation = forgetGeneration
     const grant = await accessKeyRepo.findGrant(db, accessKey)
     if (!grant) {
@@ -86,16 +93,26 @@ export function createAuthenticator(db: Db, options: AuthenticatorOptions = { ca
       return undefined
     }
     if (cache.size >= MAX_CACHED) cache.clear()
-    const entry = { grant, actor: actorOf(grant), expires: now + options.cacheMilliseconds }
+    const entry = { actor: actorOf(grant), secretDigest: digestBytes(grant.secretHash), expires: Date.now() + options.cacheMilliseconds }
     if (generation === forgetGeneration) cache.set(accessKey, entry)
     return entry
   }
 
-  return async function authenticate(request: FastifyRequest): Promise<Actor> {
-    const { accessKey, secret } = parseBasic(request.headers.authorization)
-    const found = accessKey.length <= 64 ? await lookup(accessKey) : undefined
-    const matches = secretMatches(secret, found?.grant.secretHash ?? UNKNOWN_KEY_DIGEST)
+  function verified(found: KnownKey | undefined, secret: string): Actor {
+    const matches = secretMatches(secret, found?.secretDigest ?? UNKNOWN_KEY_DIGEST)
     if (!found || !matches) throw unauthorized('Wrong access key or secret')
     return found.actor
+  }
+
+  /**
+   * Synchronous while the key's grant is cached (nearly every request), so the request pipeline
+   * pays for no promise; a Promise when the grant must be read.
+   */
+  return function authenticate(request: FastifyRequest): Actor | Promise<Actor> {
+    const { accessKey, secret } = parseBasic(request.headers.authorization)
+    if (accessKey.length > 64) return verified(undefined, secret)
+    const known = cached(accessKey)
+    if (known) return verified(known, secret)
+    return load(accessKey).then((found) => verified(found, secret))
   }
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify'
 import stringify from 'safe-stable-stringify'
 import type { Database } from '../db/database.js'
 import { ApiError, invalidField } from '../http/errors.js'
@@ -35,13 +35,19 @@ function purgeExpiredKeysPeriodically(app: FastifyInstance, database: Database):
   app.addHook('onClose', async () => clearInterval(timer))
 }
 
+/** Route-level hooks as Fastify takes them: none, one, or a list. */
+function withHook<T>(existing: T | T[] | undefined, hook: T): T[] {
+  return [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), hook]
+}
+
 /**
- * Idempotency-Key on POST and PATCH (spec: Idempotency rules 1–5); ignored on other methods.
+ * Idempotency-Key on POST and PATCH (spec: Idempotency rules 1–5); ignored on other methods, whose
+ * routes do not get the hooks at all, so reads pay nothing for them.
  * Runs after authentication (keys are scoped to the organization) and validation.
  */
 export function registerIdempotency(app: FastifyInstance, database: Database, options: IdempotencyOptions): void {
   purgeExpiredKeysPeriodically(app, database)
-  app.addHook('preHandler', async (request, reply) => {
+  const claimIdempotencyKey: preHandlerAsyncHookHandler = async (request, reply) => {
     if (request.method !== 'POST' && request.method !== 'PATCH') return
     const key = request.headers[IDEMPOTENCY_HEADER]
     if (key === undefined) return
@@ -68,10 +74,10 @@ export function registerIdempotency(app: FastifyInstance, database: Database, op
       case 'mismatch':
         throw new ApiError('idempotency_key_reused')
     }
-  })
+  }
 
   // Responses not already stored inside a transaction (errors, commands without writes) are stored here.
-  app.addHook('onSend', async (request, reply, payload) => {
+  const storeIdempotentResponse: onSendAsyncHookHandler = async (request, reply, payload) => {
     const held = request.idempotencyKey
     if (!held || held.completed) return payload
     request.idempotencyKey = undefined
@@ -82,5 +88,12 @@ export function registerIdempotency(app: FastifyInstance, database: Database, op
       request.log.error({ err: error }, 'could not record the idempotent response; the key will be released when its lease lapses')
     }
     return payload
+  }
+
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    if (!methods.includes('POST') && !methods.includes('PATCH')) return
+    route.preHandler = withHook(route.preHandler, claimIdempotencyKey)
+    route.onSend = withHook(route.onSend, storeIdempotentResponse)
   })
 }

@@ -213,6 +213,8 @@ describe('concurrent changes to Owners', () => {
     try {
       const owners = await roleId(o, 'owner')
       const second = await member(o, owners, 'Second owner')
+      // Both keys authenticated (and their grants cached) first, so the two deletions race in the database, not in authentication.
+      expect((await o.request({ method: 'GET', url: `${USERS}/${o.owner.userId}`, as: second })).statusCode).toBe(200)
       const responses = await Promise.all([
         o.request({ method: 'DELETE', url: `${USERS}/${second.userId}` }),
         o.request({ method: 'DELETE', url: `${USERS}/${o.owner.userId}`, as: second }),

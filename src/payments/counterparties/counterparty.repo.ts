@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/database.js'
+import { preparedQuery } from '../../db/prepared-query.js'
 import { containsText } from '../../db/text-search.js'
 import type { CounterpartiesTable, ExternalAccountsTable } from '../../db/schema.js'
 import { keysetAfter, type PageRequest } from '../../http/pagination.js'
@@ -47,6 +48,18 @@ export type CounterpartyChanges = Pick<
   'legal_name' | 'alias' | 'party_type' | 'email' | 'phone' | 'address' | 'national_identifier' | 'metadata' | 'version' | 'updated'
 >
 
+const findById = preparedQuery((db, parameter: (name: 'organizationId' | 'id') => string) =>
+  db.selectFrom('counterparties').selectAll().where('organization_id', '=', parameter('organizationId')).where('id', '=', parameter('id')),
+)
+
+const findByExternalId = preparedQuery((db, parameter: (name: 'organizationId' | 'externalId') => string) =>
+  db
+    .selectFrom('counterparties')
+    .selectAll()
+    .where('organization_id', '=', parameter('organizationId'))
+    .where('external_id', '=', parameter('externalId')),
+)
+
 export const counterpartyRepo = {
   async insert(trx: Executor, row: CounterpartiesTable): Promise<void> {
     await trx.insertInto('counterparties').values(row).execute()
@@ -54,8 +67,8 @@ export const counterpartyRepo = {
 
   /** Including deleted rows, so a deleted counterparty answers 410 rather than 404. */
   async find(db: Executor, organizationId: string, ref: ResourceRef): Promise<CounterpartiesTable | undefined> {
-    const query = db.selectFrom('counterparties').selectAll().where('organization_id', '=', organizationId)
-    return ('id' in ref ? query.where('id', '=', ref.id) : query.where('external_id', '=', ref.externalId)).executeTakeFirst()
+    const rows = await ('id' in ref ? findById(db, { organizationId, id: ref.id }) : findByExternalId(db, { organizationId, externalId: ref.externalId }))
+    return rows[0]
   },
 
   /** Newest first; fetches `limit + 1` rows for the pager. */

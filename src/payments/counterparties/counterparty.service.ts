@@ -52,7 +52,7 @@ function externalIdConflict(error: unknown): ApiError | undefined {
 export function createCounterpartyService(database: Database) {
   async function load(db: Executor, organizationId: string, ref: ResourceRef): Promise<Counterparty> {
     const row = requireLive(await counterpartyRepo.find(db, organizationId, ref), 'counterparty', ref)
-    return toCounterparty(row, await externalAccountRepo.listOfCounterparties(db, [row.id]))
+    return toCounterparty(row, await externalAccountRepo.ofCounterparty(db, row.id))
   }
 
   return {
