@@ -8,6 +8,8 @@ export interface Row {
   backend: string
   kassa: Measurement
   bare: Measurement
+  /** Kassa/bare of every round, in the order measured; the row's figures are the median round's. */
+  roundRatios: number[]
 }
 
 export interface Report {
@@ -20,6 +22,8 @@ export interface Report {
   elapsed: number
   /** Counterparties created before measuring. */
   seeded: number
+  /** Bare-then-Kassa measurement pairs per scenario. */
+  rounds: number
   /** 1-minute load averages at the start and the end: other work on the host skews absolute figures. */
   load: [number, number]
 }
@@ -54,12 +58,13 @@ function cells(row: Row): string[] {
     ms(row.bare.latencyP50),
     ms(row.bare.latencyP99),
     percent(ratio(row)),
+    row.roundRatios.map(percent).join(' '),
     `${cpu(row.kassa)} / ${cpu(row.bare)}`,
     cpuRatio(row),
   ]
 }
 
-const HEADER = ['Benchmark', 'Backend', 'Kassa req/s', 'p50', 'p99', 'Bare req/s', 'p50', 'p99', 'Kassa/bare', 'CPU µs/req K / B', 'CPU B/K']
+const HEADER = ['Benchmark', 'Backend', 'Kassa req/s', 'p50', 'p99', 'Bare req/s', 'p50', 'p99', 'Kassa/bare', 'Rounds', 'CPU µs/req K / B', 'CPU B/K']
 
 export function targetVerdicts(rows: Row[]): string[] {
   return rows
@@ -97,7 +102,8 @@ function section(report: Report): string {
     '',
     `- Machine: ${machine.cpus} CPUs (\`nproc\`; ${machine.cpuModel}), ${machine.memoryGiB} GiB memory, ${machine.os}`,
     `- Node ${machine.node}, Fastify ${machine.fastify}, autocannon ${machine.autocannon}; load generator and servers share the machine`,
-    `- Load: ${settings.connections} connections, ${settings.warmup} s warm-up then ${settings.duration} s measured per line, no pipelining;`,
+    `- Load: ${settings.connections} connections, ${settings.warmup} s warm-up then ${settings.duration} s measured, no pipelining;`,
+    `  ${report.rounds} rounds per line, each the bare handler then Kassa back to back; the line shows the round with the median ratio;`,
     `  host load average ${report.load[0].toFixed(1)} at the start, ${report.load[1].toFixed(1)} at the end (other work on the host lowers both sides' req/s)`,
     '- Kassa: `buildApp` with logLevel silent, rate limit on (never reached), background workers as in production (idle),',
     `  HTTP Basic auth of a sandbox owner key on every request, ${report.seeded} counterparties seeded over the API (one IBAN account`,
@@ -110,10 +116,10 @@ function section(report: Report): string {
     markdownTable(report.rows),
     '',
     'Latencies are autocannon\'s (whole milliseconds). **Kassa/bare** is the ratio of requests per second, the figure the',
-    'target is stated in. **CPU µs/req** is each server process\'s CPU time (user + system) per answered request, and',
+    'target is stated in (the median round; **Rounds** lists every round\'s). **CPU µs/req** is each server process\'s CPU time (user + system) per answered request, and',
     '**CPU B/K** the bare handler\'s over Kassa\'s: the throughput ratio if each server had a core to itself and the load',
     'generator were free. It moves far less than req/s when other processes compete for the CPUs. With PostgreSQL it counts',
-    'the Kassa process only, not the database server\'s own work. Other backends reuse the bare figures of the first round.',
+    'the Kassa process only, not the database server\'s own work.',
     '',
     ...targetVerdicts(report.rows).map((verdict) => `**Target:** ${verdict}.`),
     END,

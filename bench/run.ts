@@ -3,7 +3,7 @@
  * BENCH_DATABASE_URL is set, again on a fresh PostgreSQL database) and a bare Fastify server, measures
  * each scenario against both with autocannon, prints the table and rewrites its section of docs/benchmarks.md.
  *
- * Knobs (environment): BENCH_CONNECTIONS (50), BENCH_DURATION (10 s), BENCH_WARMUP (2 s), BENCH_SEED (200),
+ * Knobs (environment): BENCH_CONNECTIONS (50), BENCH_DURATION (5 s), BENCH_WARMUP (2 s), BENCH_ROUNDS (3), BENCH_SEED (200),
  * BENCH_WRITE_DOCS=0 to leave the docs alone, BENCH_ONLY=<substring of a scenario name>,
  * BENCH_KASSA_NODE_OPTIONS for flags of the Kassa process (e.g. --cpu-prof).
  */
@@ -26,9 +26,10 @@ function numberFromEnv(name: string, fallback: number): number {
 
 const settings: LoadSettings = {
   connections: numberFromEnv('BENCH_CONNECTIONS', 50),
-  duration: numberFromEnv('BENCH_DURATION', 10),
+  duration: numberFromEnv('BENCH_DURATION', 5),
   warmup: numberFromEnv('BENCH_WARMUP', 2),
 }
+const rounds = Math.max(1, Math.round(numberFromEnv('BENCH_ROUNDS', 3)))
 const seedCount = numberFromEnv('BENCH_SEED', 200)
 const only = process.env.BENCH_ONLY
 
@@ -47,10 +48,11 @@ interface Backend {
 }
 
 /**
- * Runs every scenario on one backend. The bare server is measured next to Kassa in the first round;
- * later rounds (other backends) reuse those bare figures, as the bare server has no database.
+ * Runs every scenario on one backend: `rounds` pairs of measurements, the bare handler then Kassa, one
+ * right after the other, so both sides of a pair meet the same host conditions (this host's speed drifts
+ * by a third within minutes). The row is the pair with the median ratio.
  */
-async function round(backend: Backend, bareFigures: Map<string, Measurement> | undefined): Promise<{ rows: Row[]; bare: Map<string, Measurement> }> {
+async function round(backend: Backend): Promise<Row[]> {
   const scratch = await backend.database()
   const kassa = await startKassa(scratch.url)
   let bare: Awaited<ReturnType<typeof startBare>> | undefined
@@ -58,30 +60,29 @@ async function round(backend: Backend, bareFigures: Map<string, Measurement> | u
     const authorization = basicAuth(kassa.info.accessKey, kassa.info.secret)
     log(`[${backend.label}] seeding ${seedCount} counterparties`)
     const seeded = await seed(kassa.url, authorization, seedCount)
-    if (!bareFigures) bare = await startBare(seeded.bodies)
+    bare = await startBare(seeded.bodies)
     const list = scenarios({
       kassaUrl: kassa.url,
-      bareUrl: bare?.url ?? '',
+      bareUrl: bare.url,
       kassaCpu: kassa.cpuMicros,
-      bareCpu: bare?.cpuMicros ?? (async () => 0),
+      bareCpu: bare.cpuMicros,
       authorization,
       counterpartyId: seeded.counterpartyId,
     }).filter((scenario: Scenario) => only === undefined || scenario.name.includes(only))
     const rows: Row[] = []
-    const measuredBare = new Map<string, Measurement>()
     for (const scenario of list) {
-      let bareResult = bareFigures?.get(scenario.name)
-      if (!bareResult) {
-        bareResult = await measure(scenario.bare, settings)
-        log(`[bare] ${scenario.name}: ${summary(bareResult)}`)
+      const pairs: Row[] = []
+      for (let n = 1; n <= rounds; n += 1) {
+        const bareResult = await measure(scenario.bare, settings)
+        const kassaResult = await measure(scenario.kassa, settings)
+        const pair: Row = { name: scenario.name, backend: scratch.label.split(' ')[0]!, kassa: kassaResult, bare: bareResult, roundRatios: [] }
+        log(`[${backend.label}] ${scenario.name}, round ${n}: bare ${summary(bareResult)}; Kassa ${summary(kassaResult)} — ${(ratio(pair) * 100).toFixed(0)}% of bare`)
+        pairs.push(pair)
       }
-      measuredBare.set(scenario.name, bareResult)
-      const kassaResult = await measure(scenario.kassa, settings)
-      const row: Row = { name: scenario.name, backend: scratch.label.split(' ')[0]!, kassa: kassaResult, bare: bareResult }
-      log(`[${backend.label}] ${scenario.name}: ${summary(kassaResult)} — ${(ratio(row) * 100).toFixed(0)}% of bare`)
-      rows.push(row)
+      const sorted = [...pairs].sort((a, b) => ratio(a) - ratio(b))
+      rows.push({ ...sorted[Math.floor((sorted.length - 1) / 2)]!, roundRatios: pairs.map(ratio) })
     }
-    return { rows, bare: measuredBare }
+    return rows
   } finally {
     await bare?.stop()
     await kassa.stop()
@@ -101,12 +102,7 @@ async function main(): Promise<void> {
   if (postgresUrl) backends.push({ label: 'PostgreSQL', database: () => scratchPostgres(postgresUrl) })
 
   const rows: Row[] = []
-  let bare: Map<string, Measurement> | undefined
-  for (const backend of backends) {
-    const result = await round(backend, bare)
-    rows.push(...result.rows)
-    bare ??= result.bare
-  }
+  for (const backend of backends) rows.push(...(await round(backend)))
 
   const report = {
     rows,
@@ -116,6 +112,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
     elapsed: (Date.now() - started) / 1000,
     seeded: seedCount,
+    rounds,
     load: [loadAtStart, loadavg()[0]!] as [number, number],
   }
   console.log(`\n${consoleTable(rows)}\n`)

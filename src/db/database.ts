@@ -14,7 +14,7 @@ import {
 } from 'kysely'
 import type { DatabaseSchema } from './schema.js'
 import { migrateToLatest } from './migrate.js'
-import { registerReadPath } from './prepared-query.js'
+import { registerReadPath } from './read-path.js'
 
 export type Db = Kysely<DatabaseSchema>
 /** Anything a repository can run SQL on: the database itself or an open transaction. */
@@ -112,7 +112,14 @@ function openSqlite(url: string): Kysely<DatabaseSchema> {
       prepare: prepareOnWriter,
     }),
   })
-  if (prepareOnReader) registerReadPath(db, { dialect: 'sqlite', read: ({ sql, parameters }) => prepareOnReader(sql).all(parameters) })
+  if (reader && prepareOnReader) {
+    const dataVersion = reader.prepare('pragma data_version').pluck()
+    registerReadPath(db, {
+      dialect: 'sqlite',
+      read: ({ sql, parameters }) => prepareOnReader(sql).all(parameters),
+      dataVersion: () => dataVersion.get() as number,
+    })
+  }
   return db
 }
 

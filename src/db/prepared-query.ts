@@ -1,22 +1,6 @@
 import type { CompiledQuery, Compilable } from 'kysely'
 import type { Dialect, Executor } from './database.js'
-
-/**
- * How a database runs reads outside any transaction: SQLite on its own read-only connection,
- * synchronously (a shared connection would let a read see another request's open transaction);
- * PostgreSQL through the pool.
- */
-export interface ReadPath {
-  dialect: Dialect
-  read(query: CompiledQuery): unknown[] | Promise<unknown[]>
-}
-
-const readPaths = new WeakMap<Executor, ReadPath>()
-
-/** Called once by openDatabase for the database's root Kysely instance. */
-export function registerReadPath(db: Executor, path: ReadPath): void {
-  readPaths.set(db, path)
-}
+import { readPathOf } from './read-path.js'
 
 /** Stands for a named parameter while the query is compiled; cannot collide with a real value. */
 const SLOT_PREFIX = '\u0000kassa-slot:'
@@ -50,7 +34,7 @@ export function preparedQuery<Row, Name extends string>(
   }
 
   return async (executor, values) => {
-    const path = readPaths.get(executor)
+    const path = readPathOf(executor)
     if (!path) return (await executor.executeQuery(build(executor, (name) => values[name]))).rows
     const { compiled, slots } = byDialect.get(path.dialect) ?? prepare(executor, path.dialect)
     const parameters = slots.map((slot) => ('name' in slot ? values[slot.name] : slot.value))

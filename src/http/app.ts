@@ -45,6 +45,9 @@ export async function buildApp(options: AppOptions): Promise<ApiApp> {
       redact: ['req.headers.authorization', 'req.headers["idempotency-key"]'],
     },
     genReqId: generateRequestId,
+    // A per-request child logger carries the request id into every line; with logging off there are no lines.
+    childLoggerFactory: (logger, bindings, childOptions) =>
+      options.config.logLevel === 'silent' ? logger : logger.child(bindings, childOptions),
     bodyLimit: 1024 * 1024,
     // Malformed URLs are rejected before any hook runs; they still get the envelope and a request-id.
     frameworkErrors: (error, request, reply) => {

@@ -23,8 +23,13 @@ export function digestBytes(storedHash: string): Buffer {
 }
 
 /** Constant-time comparison of a presented secret with a stored digest (see digestBytes). */
-export function secretMatches(secret: string, storedDigest: Buffer): boolean {
+export function secretMatches(secret: Buffer, storedDigest: Buffer): boolean {
   // One-shot crypto.hash: a third of createHash's cost, on every authenticated request.
   const presented = hash('sha256', secret, 'buffer')
   return storedDigest.length === presented.length && timingSafeEqual(presented, storedDigest)
+}
+
+/** Constant-time comparison of a presented secret with one already matched against its digest. */
+export function sameSecret(presented: Buffer, confirmed: Buffer): boolean {
+  return presented.length === confirmed.length && timingSafeEqual(presented, confirmed)
 }

@@ -49,6 +49,18 @@ describe('auth: HTTP Basic ACCESS_KEY:SECRET on every API request', () => {
     })
   }
 
+  it('checks every request’s secret, also right after the same key was accepted', async () => {
+    const { secret } = t.owner
+    const lastFlipped = `${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`
+    const presented = [secret, lastFlipped, secret.slice(0, -1), `${secret}A`, secret]
+    const statuses = []
+    for (const attempt of presented) {
+      const headers = { authorization: basicAuth({ ...t.owner, secret: attempt }) }
+      statuses.push((await t.request({ method: 'GET', url: COUNTERPARTIES, headers, as: null })).statusCode)
+    }
+    expect(statuses).toEqual([200, 401, 401, 401, 200])
+  })
+
   it('answers 401 before anything else on writes, and creates nothing', async () => {
     const before = await countCounterparties(t)
     const response = await t.request({ method: 'POST', url: COUNTERPARTIES, body: counterpartyBody(), as: null })

@@ -1,4 +1,5 @@
 import type { Database, Executor } from '../../db/database.js'
+import { readCache } from '../../db/read-cache.js'
 import type { ExternalAccountsTable } from '../../db/schema.js'
 import { isUniqueViolation, violatedTable } from '../../db/errors.js'
 import { eventPage, recordEvent, type Event } from '../../events/index.js'
@@ -54,6 +55,9 @@ export function createCounterpartyService(database: Database) {
     const row = requireLive(await counterpartyRepo.find(db, organizationId, ref), 'counterparty', ref)
     return toCounterparty(row, await externalAccountRepo.ofCounterparty(db, row.id))
   }
+
+  // GET by id is the hottest read; answered from memory until the database changes.
+  const recentReads = readCache<Counterparty>()
 
   return {
     /**
@@ -115,7 +119,8 @@ export function createCounterpartyService(database: Database) {
 
     /** @throws ApiError not_found (404), gone (410). */
     get(actor: Actor, ref: ResourceRef): Promise<Counterparty> {
-      return load(database.db, actor.organizationId, ref)
+      const key = `${actor.organizationId}/${'id' in ref ? ref.id : `external:${ref.externalId}`}`
+      return recentReads(database.db, key, () => load(database.db, actor.organizationId, ref))
     },
 
     /** Newest first. @throws ApiError invalid_token (400). */
