@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { lockedSkippingLocked } from '../db/claims.js'
 import type { Database, Executor } from '../db/database.js'
+import { preparedQuery } from '../db/prepared-query.js'
 import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from '../db/schema.js'
 import { keysetAfter, type PageRequest } from '../http/pagination.js'
 import { nowIso } from '../shared/clock.js'
@@ -43,6 +44,36 @@ export function toDelivery(row: WebhookDeliveriesTable, attempts: WebhookDeliver
   }
 }
 
+/**
+ * Deliveries due now, oldest due first: PENDING, their next attempt has come, no lease on them is
+ * running, and each the first pending one of its entity for its webhook, so each endpoint gets an
+ * entity's events in version order.
+ */
+function dueDeliveries(db: Executor, now: string) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .select('d.id')
+    .where('d.status', '=', 'PENDING')
+    .where('d.next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)]))
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('webhook_deliveries as e')
+            .select(sql`1`.as('one'))
+            .whereRef('e.webhook_id', '=', 'd.webhook_id')
+            .whereRef('e.entity_id', '=', 'd.entity_id')
+            .where('e.status', '=', 'PENDING')
+            .whereRef('e.sequence', '<', 'd.sequence'),
+        ),
+      ),
+    )
+    .orderBy('d.next_attempt_at')
+    .orderBy('d.id')
+}
+
+const anyDue = preparedQuery((db, parameter: (name: 'now') => string) => dueDeliveries(db, parameter('now')).limit(1))
+
 export const deliveryRepo = {
   /** Enqueues, in the caller's transaction: due at once, not claimed. */
   async enqueue(trx: Executor, deliveries: NewDelivery[], now: string): Promise<WebhookDeliveriesTable[]> {
@@ -65,43 +96,20 @@ export const deliveryRepo = {
   },
 
   /**
-   * Claims up to `limit` due deliveries for `token` until `leaseUntil`, oldest due first. A delivery
-   * is due when PENDING, its next attempt has come, and no lease on it is running; and it is the
-   * first pending one of its entity for its webhook, so each endpoint gets an entity's events in
-   * version order. One statement: PostgreSQL locks the picked rows and skips rows other claimers
-   * hold (SKIP LOCKED); SQLite runs it under its single write lock. A lease that lapses (its
-   * process died mid-delivery) makes the delivery claimable again: at least once, never lost.
+   * Claims up to `limit` due deliveries (see dueDeliveries) for `token` until `leaseUntil`. One
+   * statement: PostgreSQL locks the picked rows and skips rows other claimers hold (SKIP LOCKED);
+   * SQLite runs it under its single write lock. A lease that lapses (its process died mid-delivery)
+   * makes the delivery claimable again: at least once, never lost.
    */
   async claim(database: Database, token: string, now: string, leaseUntil: string, limit: number): Promise<WebhookDeliveriesTable[]> {
     const { db } = database
-    const due = lockedSkippingLocked(
-      db
-        .selectFrom('webhook_deliveries as d')
-        .select('d.id')
-        .where('d.status', '=', 'PENDING')
-        .where('d.next_attempt_at', '<=', now)
-        .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)]))
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('webhook_deliveries as e')
-                .select(sql`1`.as('one'))
-                .whereRef('e.webhook_id', '=', 'd.webhook_id')
-                .whereRef('e.entity_id', '=', 'd.entity_id')
-                .where('e.status', '=', 'PENDING')
-                .whereRef('e.sequence', '<', 'd.sequence'),
-            ),
-          ),
-        )
-        .orderBy('d.next_attempt_at')
-        .orderBy('d.id')
-        .limit(limit),
-      database.dialect,
-    )
+    // The worker claims after every write request; most find nothing due. Asking first on the read
+    // path spares SQLite a write transaction (about 140 µs) and PostgreSQL a locking UPDATE.
+    if ((await anyDue(db, { now })).length === 0) return []
     return db
       .updateTable('webhook_deliveries')
       .set({ locked_until: leaseUntil, claim_token: token })
-      .where('id', 'in', due)
+      .where('id', 'in', lockedSkippingLocked(dueDeliveries(db, now).limit(limit), database.dialect))
       .returningAll()
       .execute()
   },
