@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Credentials } from '../../src/iam/index.js'
 import type { Counterparty } from '../../src/payments/counterparties/index.js'
 import { IBANS } from '../support/fixtures.js'
+import { openDatabase } from '../../src/db/database.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
 import { COUNTERPARTIES, createCounterparty, expectError, expectInvalidField, listAll, listPage } from './payments-helpers.js'
 
@@ -149,5 +150,27 @@ describe('GET /payments/v2/counterparties', () => {
   it('shows only the caller organization', async () => {
     const mine = await listAll<Counterparty>(t, COUNTERPARTIES, org)
     expect(mine.map((item) => item.id).sort()).toEqual(created.map((item) => item.id).sort())
+  })
+})
+
+describe('reads after changes made elsewhere', () => {
+  it('answers GET and list pages with what another connection (the CLI, a second server) committed since', async () => {
+    const counterparty = await createCounterparty(t, { legalName: 'Before elsewhere' })
+    const url = `${COUNTERPARTIES}/${counterparty.id}`
+    const listed = async () => ((await t.request({ method: 'GET', url: `${COUNTERPARTIES}?limit=500` })).json().items as Counterparty[]).find((item) => item.id === counterparty.id)
+    // Read twice, so anything kept in memory would be answered from there.
+    for (let n = 0; n < 2; n += 1) {
+      expect((await t.request({ method: 'GET', url })).json().legalName).toBe('Before elsewhere')
+      expect((await listed())?.legalName).toBe('Before elsewhere')
+    }
+    const other = openDatabase(t.db.url)
+    try {
+      await other.db.updateTable('counterparties').set({ legal_name: 'Renamed elsewhere', version: 2 }).where('id', '=', counterparty.id).execute()
+    } finally {
+      await other.close()
+    }
+    const read = (await t.request({ method: 'GET', url })).json()
+    expect(read).toMatchObject({ legalName: 'Renamed elsewhere', version: 2, etag: 'version:2' })
+    expect((await listed())?.legalName).toBe('Renamed elsewhere')
   })
 })

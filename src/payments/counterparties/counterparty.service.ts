@@ -56,8 +56,10 @@ export function createCounterpartyService(database: Database) {
     return toCounterparty(row, await externalAccountRepo.ofCounterparty(db, row.id))
   }
 
-  // GET by id is the hottest read; answered from memory until the database changes.
+  // The hottest reads, answered from memory until the database changes. Pages are large (up to 500
+  // counterparties), so fewer of them are kept.
   const recentReads = readCache<Counterparty>()
+  const recentPages = readCache<ListEnvelopeOf<Counterparty>>(64)
 
   return {
     /**
@@ -127,12 +129,15 @@ export function createCounterpartyService(database: Database) {
     async list(actor: Actor, query: CounterpartyListQuery): Promise<ListEnvelopeOf<Counterparty>> {
       const filters = { query: query.query }
       const page = pageRequest(query, COUNTERPARTIES, filters, ['text'])
-      const rows = await counterpartyRepo.list(database.db, actor.organizationId, filters, page)
-      const accounts = groupBy(
-        await externalAccountRepo.listOfCounterparties(database.db, rows.slice(0, page.limit).map((row) => row.id)),
-        (account) => account.counterparty_id,
-      )
-      return pageOf(rows, page, (row) => [row.id], (row) => toCounterparty(row, accounts.get(row.id) ?? []))
+      const key = JSON.stringify([actor.organizationId, page.limit, query.token ?? null, filters.query ?? null])
+      return recentPages(database.db, key, async () => {
+        const rows = await counterpartyRepo.list(database.db, actor.organizationId, filters, page)
+        const accounts = groupBy(
+          await externalAccountRepo.listOfCounterparties(database.db, rows.slice(0, page.limit).map((row) => row.id)),
+          (account) => account.counterparty_id,
+        )
+        return pageOf(rows, page, (row) => [row.id], (row) => toCounterparty(row, accounts.get(row.id) ?? []))
+      })
     },
 
     /**
