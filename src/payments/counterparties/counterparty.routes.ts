@@ -5,6 +5,7 @@ import { JsonPatchBody, describeRules } from '../../http/json-patch.js'
 import { ListEnvelope, ListQueryProperties } from '../../http/pagination.js'
 import { IfMatchHeaders, requireIfMatch } from '../../http/preconditions.js'
 import { parseResourceRef } from '../../http/resource-ref.js'
+import { serializedOncePerResult } from '../../http/serialize-once.js'
 import { NoContent, errorResponses } from '../../http/route-schemas.js'
 import { Event } from '../../events/index.js'
 import { IdParams } from '../../shared/common.schemas.js'
@@ -15,6 +16,9 @@ const tags = ['Counterparties']
 
 export function counterpartyRoutes(app: ApiApp): void {
   const service = createCounterpartyService(app.database)
+  // GET results may come from the service's read cache: each cached object is serialized once.
+  const serveCounterparty = serializedOncePerResult()
+  const servePage = serializedOncePerResult()
 
   app.post(
     '/payments/v2/counterparties',
@@ -44,7 +48,11 @@ export function counterpartyRoutes(app: ApiApp): void {
         response: { 200: ListEnvelope(Counterparty), ...errorResponses(400, 403) },
       },
     },
-    async (request) => service.list(request.actor!, request.query),
+    async (request, reply) => {
+      const page = await service.list(request.actor!, request.query)
+      servePage(reply, page)
+      return page
+    },
   )
 
   app.get(
@@ -58,7 +66,11 @@ export function counterpartyRoutes(app: ApiApp): void {
         response: { 200: Counterparty, ...errorResponses(400, 403, 404, 410) },
       },
     },
-    async (request) => service.get(request.actor!, parseResourceRef(request.params.id)),
+    async (request, reply) => {
+      const counterparty = await service.get(request.actor!, parseResourceRef(request.params.id))
+      serveCounterparty(reply, counterparty)
+      return counterparty
+    },
   )
 
   app.patch(
