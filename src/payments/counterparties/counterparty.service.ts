@@ -18,6 +18,7 @@ import { requireLive } from '../../shared/lookup.js'
 import { lostRace } from '../lost-race.js'
 import { EXTERNAL_ACCOUNTS, externalAccountRepo, toExternalAccount } from '../external-accounts/index.js'
 import { counterpartyRepo, toCounterparty } from './counterparty.repo.js'
+import { findWithAccounts } from './counterparty-with-accounts.js'
 import {
   COUNTERPARTY_PATCH_RULES,
   CounterpartyEditable,
@@ -52,8 +53,8 @@ function externalIdConflict(error: unknown): ApiError | undefined {
 
 export function createCounterpartyService(database: Database) {
   async function load(db: Executor, organizationId: string, ref: ResourceRef): Promise<Counterparty> {
-    const row = requireLive(await counterpartyRepo.find(db, organizationId, ref), 'counterparty', ref)
-    return toCounterparty(row, await externalAccountRepo.ofCounterparty(db, row.id))
+    const found = await findWithAccounts(db, organizationId, ref)
+    return toCounterparty(requireLive(found?.counterparty, 'counterparty', ref), found?.accounts ?? [])
   }
 
   // The hottest reads, answered from memory until the database changes. Pages are large (up to 500

@@ -1,6 +1,5 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { Executor } from '../../db/database.js'
-import { preparedQuery } from '../../db/prepared-query.js'
 import type { ExternalAccountsTable } from '../../db/schema.js'
 import { keysetAfter, type PageRequest } from '../../http/pagination.js'
 import type { ResourceRef } from '../../http/resource-ref.js'
@@ -45,15 +44,6 @@ export function accountNumbersText(column: string): RawBuilder<string> {
   return NOT_NUMBERS.reduce((text, token) => sql<string>`replace(${text}, ${token}, '')`, sql<string>`${sql.ref(column)}`)
 }
 
-const liveAccountsOfCounterparty = preparedQuery((db, parameter: (name: 'counterpartyId') => string) =>
-  db
-    .selectFrom('external_accounts')
-    .selectAll()
-    .where('counterparty_id', '=', parameter('counterpartyId'))
-    .where('deleted_at', 'is', null)
-    .orderBy('id', 'asc'),
-)
-
 export const externalAccountRepo = {
   async insertMany(trx: Executor, rows: ExternalAccountsTable[]): Promise<void> {
     if (rows.length > 0) await trx.insertInto('external_accounts').values(rows).execute()
@@ -63,11 +53,6 @@ export const externalAccountRepo = {
   async find(db: Executor, organizationId: string, ref: ResourceRef): Promise<ExternalAccountsTable | undefined> {
     const query = db.selectFrom('external_accounts').selectAll().where('organization_id', '=', organizationId)
     return ('id' in ref ? query.where('id', '=', ref.id) : query.where('external_id', '=', ref.externalId)).executeTakeFirst()
-  },
-
-  /** Live accounts of one counterparty, oldest first (their order at creation). */
-  ofCounterparty(db: Executor, counterpartyId: string): Promise<ExternalAccountsTable[]> {
-    return liveAccountsOfCounterparty(db, { counterpartyId })
   },
 
   /** Live accounts of the given counterparties, oldest first (their order at creation). */
