@@ -7,13 +7,15 @@ import { readPathOf } from './read-path.js'
  * it saves), so a hit is never staler than a fresh read would be. Where that cannot be asked
  * cheaply (PostgreSQL, a transaction, an in-memory SQLite) every call loads.
  *
- * Values are shared between callers: use it for results that are only serialized, never mutated.
+ * A hit is returned as is, not wrapped in a promise, so a request answered from memory can stay
+ * synchronous. Values are shared between callers: use it for results that are only serialized, never
+ * mutated.
  */
-export function readCache<T>(capacity = 10_000): (executor: Executor, key: string, load: () => Promise<T>) => Promise<T> {
+export function readCache<T>(capacity = 10_000): (executor: Executor, key: string, load: () => Promise<T>) => T | Promise<T> {
   let version: number | undefined
   let entries = new Map<string, T>()
 
-  return async (executor, key, load) => {
+  return (executor, key, load) => {
     const current = readPathOf(executor)?.dataVersion?.()
     if (current === undefined) return load()
     if (current !== version) {
@@ -24,11 +26,12 @@ export function readCache<T>(capacity = 10_000): (executor: Executor, key: strin
     if (hit !== undefined) return hit
     // Loaded after `current` was read, so the value is at least that new. If a commit lands
     // meanwhile, the next lookup sees another version and drops it.
-    const value = await load()
-    if (version === current) {
-      if (entries.size >= capacity) entries.delete(entries.keys().next().value!)
-      entries.set(key, value)
-    }
-    return value
+    return load().then((value) => {
+      if (version === current) {
+        if (entries.size >= capacity) entries.delete(entries.keys().next().value!)
+        entries.set(key, value)
+      }
+      return value
+    })
   }
 }

@@ -3,11 +3,12 @@ import type { FastifyReply } from 'fastify'
 /**
  * For a route whose results may come from a read cache (db/read-cache.ts): a hit returns the same
  * object again, so its body is serialized once, by the route's own response schema, and reused.
- * Bodies live as long as their objects do. Call in the handler, then return the result as usual.
+ * Bodies live as long as their objects do. The handler returns what this returns: the result, at once
+ * when it is at hand (a cache hit), so the request needs no promise.
  */
-export function serializedOncePerResult(): (reply: FastifyReply, result: object) => void {
+export function serializedOncePerResult(): <T extends object>(reply: FastifyReply, result: T | Promise<T>) => T | Promise<T> {
   const bodies = new WeakMap<object, string>()
-  return (reply, result) => {
+  function serve<T extends object>(reply: FastifyReply, result: T): T {
     let body = bodies.get(result)
     if (body === undefined) {
       body = reply.serialize(result) as string
@@ -16,5 +17,7 @@ export function serializedOncePerResult(): (reply: FastifyReply, result: object)
     const cached = body
     // Anything else sent on this reply (an error raised after the handler) is serialized plainly.
     reply.serializer((payload: unknown) => (payload === result ? cached : JSON.stringify(payload)))
+    return result
   }
+  return (reply, result) => (result instanceof Promise ? result.then((value) => serve(reply, value)) : serve(reply, result))
 }

@@ -48,11 +48,7 @@ export function counterpartyRoutes(app: ApiApp): void {
         response: { 200: ListEnvelope(Counterparty), ...errorResponses(400, 403) },
       },
     },
-    async (request, reply) => {
-      const page = await service.list(request.actor!, request.query)
-      servePage(reply, page)
-      return page
-    },
+    (request, reply) => servePage(reply, service.list(request.actor!, request.query)),
   )
 
   app.get(
@@ -66,11 +62,7 @@ export function counterpartyRoutes(app: ApiApp): void {
         response: { 200: Counterparty, ...errorResponses(400, 403, 404, 410) },
       },
     },
-    async (request, reply) => {
-      const counterparty = await service.get(request.actor!, parseResourceRef(request.params.id))
-      serveCounterparty(reply, counterparty)
-      return counterparty
-    },
+    (request, reply) => serveCounterparty(reply, service.get(request.actor!, parseResourceRef(request.params.id))),
   )
 
   app.patch(

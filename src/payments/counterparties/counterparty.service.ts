@@ -121,13 +121,13 @@ export function createCounterpartyService(database: Database) {
     },
 
     /** @throws ApiError not_found (404), gone (410). */
-    get(actor: Actor, ref: ResourceRef): Promise<Counterparty> {
+    get(actor: Actor, ref: ResourceRef): Counterparty | Promise<Counterparty> {
       const key = `${actor.organizationId}/${'id' in ref ? ref.id : `external:${ref.externalId}`}`
       return recentReads(database.db, key, () => load(database.db, actor.organizationId, ref))
     },
 
     /** Newest first. @throws ApiError invalid_token (400). */
-    async list(actor: Actor, query: CounterpartyListQuery): Promise<ListEnvelopeOf<Counterparty>> {
+    list(actor: Actor, query: CounterpartyListQuery): ListEnvelopeOf<Counterparty> | Promise<ListEnvelopeOf<Counterparty>> {
       const filters = { query: query.query }
       const page = pageRequest(query, COUNTERPARTIES, filters, ['text'])
       const key = JSON.stringify([actor.organizationId, page.limit, query.token ?? null, filters.query ?? null])
