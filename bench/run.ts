@@ -3,7 +3,7 @@
  * BENCH_DATABASE_URL is set, again on a fresh PostgreSQL database) and a bare Fastify server, measures
  * each scenario against both with autocannon, prints the table and rewrites its section of docs/benchmarks.md.
  *
- * Knobs (environment): BENCH_CONNECTIONS (50), BENCH_DURATION (5 s), BENCH_WARMUP (2 s), BENCH_ROUNDS (3), BENCH_SEED (200),
+ * Knobs (environment): BENCH_CONNECTIONS (50), BENCH_DURATION (5 s), BENCH_WARMUP (2 s), BENCH_ROUNDS (5), BENCH_SEED (200),
  * BENCH_WRITE_DOCS=0 to leave the docs alone, BENCH_ONLY=<substring of a scenario name>,
  * BENCH_KASSA_NODE_OPTIONS for flags of the Kassa process (e.g. --cpu-prof).
  */
@@ -29,7 +29,7 @@ const settings: LoadSettings = {
   duration: numberFromEnv('BENCH_DURATION', 5),
   warmup: numberFromEnv('BENCH_WARMUP', 2),
 }
-const rounds = Math.max(1, Math.round(numberFromEnv('BENCH_ROUNDS', 3)))
+const rounds = Math.max(1, Math.round(numberFromEnv('BENCH_ROUNDS', 5)))
 const seedCount = numberFromEnv('BENCH_SEED', 200)
 const only = process.env.BENCH_ONLY
 

@@ -1,8 +1,9 @@
 /**
  * Exact sliding-window limiter: a key may make `limit` requests in any `windowMs` span
- * (spec: "measured over the past minute"). Each key keeps a ring of the times of its last
- * `limit` admitted requests, oldest at `head`; a request is admitted when the oldest of
- * those has left the window. State is per process.
+ * (spec: "measured over the past minute"). Each key keeps the times of its admitted requests still
+ * inside the window as a queue in a ring buffer, oldest first; expired times are dropped from the
+ * front as the window moves, so a request costs O(1) amortized and touches only the ring's ends.
+ * State is per process.
  */
 export interface RateDecision {
   allowed: boolean
@@ -12,14 +13,17 @@ export interface RateDecision {
   resetSeconds: number
 }
 
-interface Ring {
+interface Window {
   times: Float64Array
-  head: number
+  /** Ring index of the oldest admitted time still in the window. */
+  first: number
+  /** How many admitted times are in the window. */
+  count: number
   lastSeen: number
 }
 
 export class SlidingWindowRateLimiter {
-  private readonly rings = new Map<string, Ring>()
+  private readonly windows = new Map<string, Window>()
 
   constructor(
     readonly limit: number,
@@ -28,45 +32,36 @@ export class SlidingWindowRateLimiter {
   ) {}
 
   take(key: string, now = Date.now()): RateDecision {
-    const ring = this.ringFor(key, now)
+    const window = this.windowFor(key, now)
     const windowStart = now - this.windowMs
-    const allowed = ring.times[ring.head]! <= windowStart
+    while (window.count > 0 && window.times[window.first]! <= windowStart) {
+      window.first = (window.first + 1) % this.limit
+      window.count -= 1
+    }
+    const allowed = window.count < this.limit
     if (allowed) {
-      ring.times[ring.head] = now
-      ring.head = (ring.head + 1) % this.limit
+      window.times[(window.first + window.count) % this.limit] = now
+      window.count += 1
     }
-    ring.lastSeen = now
-    const expired = this.countExpired(ring, windowStart)
-    const oldestInWindow = ring.times[(ring.head + expired) % this.limit]!
-    const resetSeconds = expired > 0 ? 0 : Math.max(1, Math.ceil((oldestInWindow + this.windowMs - now) / 1000))
-    return { allowed, limit: this.limit, remaining: expired, resetSeconds }
+    window.lastSeen = now
+    const remaining = this.limit - window.count
+    const resetSeconds = remaining > 0 ? 0 : Math.max(1, Math.ceil((window.times[window.first]! + this.windowMs - now) / 1000))
+    return { allowed, limit: this.limit, remaining, resetSeconds }
   }
 
-  private ringFor(key: string, now: number): Ring {
-    let ring = this.rings.get(key)
-    if (!ring) {
-      if (this.rings.size >= this.maxKeys) this.evictIdle(now)
-      ring = { times: new Float64Array(this.limit).fill(-Infinity), head: 0, lastSeen: now }
-      this.rings.set(key, ring)
+  private windowFor(key: string, now: number): Window {
+    let window = this.windows.get(key)
+    if (!window) {
+      if (this.windows.size >= this.maxKeys) this.evictIdle(now)
+      window = { times: new Float64Array(this.limit), first: 0, count: 0, lastSeen: now }
+      this.windows.set(key, window)
     }
-    return ring
-  }
-
-  /** Entries in ring order are chronological from `head`; binary search for the first one inside the window. */
-  private countExpired(ring: Ring, windowStart: number): number {
-    let low = 0
-    let high = this.limit
-    while (low < high) {
-      const middle = (low + high) >>> 1
-      if (ring.times[(ring.head + middle) % this.limit]! <= windowStart) low = middle + 1
-      else high = middle
-    }
-    return low
+    return window
   }
 
   private evictIdle(now: number): void {
-    for (const [key, ring] of this.rings) {
-      if (ring.lastSeen <= now - this.windowMs) this.rings.delete(key)
+    for (const [key, window] of this.windows) {
+      if (window.lastSeen <= now - this.windowMs) this.windows.delete(key)
     }
   }
 }
