@@ -25,6 +25,8 @@ function counterpartyWithAccounts(db: Executor) {
       'a.created as account_created',
       'a.updated as account_updated',
     ])
+    // c.id first although there is one counterparty: then SQLite walks both indexes in order instead of sorting.
+    .orderBy('c.id')
     .orderBy('a.id')
 }
 
