@@ -101,18 +101,17 @@ function openSqlite(url: string): Kysely<DatabaseSchema> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   const writer = connectSqlite(path)
   const reader = path === ':memory:' ? undefined : connectSqlite(path, { readonly: true })
-  const prepareOnWriter = statementCache(writer)
-  const prepareOnReader = reader && statementCache(reader)
   const db = new Kysely<DatabaseSchema>({
     dialect: new ImmediateSqliteDialect({
       close: () => {
         reader?.close()
         writer.close()
       },
-      prepare: prepareOnWriter,
+      prepare: statementCache(writer),
     }),
   })
-  if (reader && prepareOnReader) {
+  if (reader) {
+    const prepareOnReader = statementCache(reader)
     const dataVersion = reader.prepare('pragma data_version').pluck()
     registerReadPath(db, {
       dialect: 'sqlite',
