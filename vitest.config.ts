@@ -11,16 +11,30 @@ if (!postgres) {
 
 const backends = ['sqlite', ...(postgres ? ['postgres'] : [])]
 
+/**
+ * The CLI's API commands talk HTTP to a server, as any client does: what they test is the CLI, the same on
+ * either backend (whose API behaviour the other files cover), so they run once, on SQLite.
+ */
+const SQLITE_ONLY = ['test/cli/api-*.test.ts', 'test/cli/credit-transfers-csv.test.ts']
+
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
+    globalSetup: ['./test/support/test-run.ts'],
     testTimeout: 30_000,
+    // Most files wait on sockets, child processes and PostgreSQL more than they compute: three at a time
+    // keep a 2-core machine busy (the default, one fewer than the cores, leaves it half idle).
+    maxWorkers: 3,
     hookTimeout: 30_000,
     projects: backends.map((backend) => ({
       extends: true,
       test: {
         name: backend,
-        include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+        // The dashboard's pure logic (formatting, approval rules) is unit-tested here too; its pages in test/browser.
+        include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'packages/dashboard/src/**/*.test.ts'],
+        // The slow suites (large uploads, the long fuzz run) have their own run: npm run test:slow; the
+        // browser suite (a real Chromium) its own too: npm run test:browser.
+        exclude: ['test/slow/**', 'test/browser/**', '**/node_modules/**', ...(backend === 'sqlite' ? [] : SQLITE_ONLY)],
         env: { KASSA_TEST_BACKEND: backend },
       },
     })),

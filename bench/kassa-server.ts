@@ -3,7 +3,7 @@
  * (already created and empty), with a fresh sandbox organization. Reports its port and the owner's
  * credentials over IPC and closes on `stop`.
  */
-import { buildApp } from '../src/http/app.js'
+import { buildApp } from '../src/app.js'
 import { openDatabase } from '../src/db/database.js'
 import { createSandboxOrganization } from '../src/organizations/organization.service.js'
 import { answerCpuRequests, type FromServer, type ToServer } from './protocol.js'

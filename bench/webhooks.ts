@@ -25,7 +25,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { openDatabase, type Database } from '../src/db/database.js'
-import { buildApp } from '../src/http/app.js'
+import { buildApp } from '../src/app.js'
 import { createSandboxOrganization } from '../src/organizations/organization.service.js'
 
 const DELIVERIES = Number(process.env.BENCH_WEBHOOK_DELIVERIES ?? 2000)

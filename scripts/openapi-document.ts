@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { openDatabase } from '../src/db/database.js'
-import { buildApp } from '../src/http/app.js'
+import { buildApp } from '../src/app.js'
 
 /** Where the committed copy of the OpenAPI document lives. */
 export const OPENAPI_PATH = fileURLToPath(new URL('../docs/openapi.json', import.meta.url))

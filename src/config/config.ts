@@ -1,51 +1,105 @@
 import { Type, type Static } from 'typebox'
 import { Ajv } from 'ajv'
+import { resolve } from 'node:path'
 
-/** Runtime configuration, read once from the environment and validated at start. */
+/**
+ * Runtime configuration, read once from the environment and validated at start. Every problem names
+ * the environment variable and what it accepts (issue 10: errors once named internal field paths, and a
+ * mistyped DATABASE_URL scheme silently became an SQLite file named after the URL).
+ */
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+
 const ConfigSchema = Type.Object({
   host: Type.String({ minLength: 1 }),
   port: Type.Integer({ minimum: 0, maximum: 65535 }),
   databaseUrl: Type.String({ minLength: 1 }),
   rateLimitPerMinute: Type.Integer({ minimum: 1 }),
   maintenance: Type.Boolean(),
-  logLevel: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  logLevel: Type.Enum([...LOG_LEVELS]),
   /** Lets webhooks target plain http and loopback addresses: for development and tests only. */
   webhookAllowLoopback: Type.Boolean(),
   /** Pause between payment worker passes: how fast sandbox payments move through their lifecycle. */
   sandboxPaceMilliseconds: Type.Integer({ minimum: 10 }),
+  /** The one directory bank connections' outboxDir and inboxDir may lie in: the server's files, nobody else's. */
+  bankFilesDir: Type.String({ minLength: 2 }),
 })
 export type Config = Static<typeof ConfigSchema>
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/kassa.sqlite'
+export const DEFAULT_BANK_FILES_DIR = './data/bank-files'
 
-const validateConfig = new Ajv({ allErrors: true }).compile(ConfigSchema)
-
-function integerFrom(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined || raw === '') return fallback
-  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number, got "${raw}"`)
-  return Number(raw)
+/** Each setting's variable and, in words, what it accepts: the message of a bad value. */
+const VARIABLES: Record<keyof Config, { name: string; accepts: string }> = {
+  host: { name: 'HOST', accepts: 'a host name or address to listen on' },
+  port: { name: 'PORT', accepts: 'an integer from 0 to 65535' },
+  databaseUrl: {
+    name: 'DATABASE_URL',
+    accepts: 'postgres://user:password@host:5432/db (or postgresql://…), sqlite:PATH, or a plain file path',
+  },
+  rateLimitPerMinute: { name: 'KASSA_RATE_LIMIT_PER_MINUTE', accepts: 'an integer ≥ 1' },
+  maintenance: { name: 'KASSA_MAINTENANCE', accepts: 'true, false, 1 or 0' },
+  logLevel: { name: 'LOG_LEVEL', accepts: `one of ${LOG_LEVELS.join(', ')}` },
+  webhookAllowLoopback: { name: 'KASSA_WEBHOOK_ALLOW_LOOPBACK', accepts: 'true, false, 1 or 0' },
+  sandboxPaceMilliseconds: { name: 'KASSA_SANDBOX_PACE_MS', accepts: 'an integer ≥ 10 (milliseconds)' },
+  bankFilesDir: { name: 'KASSA_BANK_FILES_DIR', accepts: 'a directory path, other than the root (relative to the working directory)' },
 }
 
-function booleanFrom(name: string, raw: string | undefined): boolean {
+const validateConfig = new Ajv({ allErrors: true }).compile<Config>(ConfigSchema)
+
+function problem(setting: keyof Config, raw: string | undefined): string {
+  const { name, accepts } = VARIABLES[setting]
+  return `${name} must be ${accepts}, got ${raw === undefined ? 'nothing' : JSON.stringify(raw)}`
+}
+
+/** Anything shaped like `scheme:` or `scheme://` is a URL; only the schemes Kassa knows are accepted. */
+const URL_SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/
+const KNOWN_SCHEMES = new Set(['sqlite', 'postgres', 'postgresql'])
+
+function databaseUrlFrom(raw: string | undefined): string | number {
+  if (raw === undefined || raw === '') return DEFAULT_DATABASE_URL
+  const scheme = URL_SCHEME.exec(raw)?.[1]?.toLowerCase()
+  if (scheme !== undefined && !KNOWN_SCHEMES.has(scheme)) return Number.NaN
+  if ((scheme === 'postgres' || scheme === 'postgresql') && !/^postgres(ql)?:\/\//.test(raw)) return Number.NaN
+  return raw
+}
+
+function integerFrom(raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback
+  return /^\d+$/.test(raw) ? Number(raw) : Number.NaN
+}
+
+/** Absolute; the file system's root is refused (it would let connections use every directory). */
+function directoryFrom(raw: string | undefined): string {
+  const path = resolve(raw || DEFAULT_BANK_FILES_DIR)
+  return path === resolve('/') ? '' : path
+}
+
+function booleanFrom(raw: string | undefined): boolean | undefined {
   if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false
   if (raw === 'true' || raw === '1') return true
-  throw new Error(`${name} must be true or false, got "${raw}"`)
+  return undefined
 }
 
+/** @throws Error listing every variable with a bad value: `NAME must be …, got "…"`. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config = {
     host: env.HOST || '127.0.0.1',
-    port: integerFrom('PORT', env.PORT, 8080),
-    databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
-    rateLimitPerMinute: integerFrom('KASSA_RATE_LIMIT_PER_MINUTE', env.KASSA_RATE_LIMIT_PER_MINUTE, 600),
-    maintenance: booleanFrom('KASSA_MAINTENANCE', env.KASSA_MAINTENANCE),
+    port: integerFrom(env.PORT, 8080),
+    databaseUrl: databaseUrlFrom(env.DATABASE_URL),
+    rateLimitPerMinute: integerFrom(env.KASSA_RATE_LIMIT_PER_MINUTE, 600),
+    maintenance: booleanFrom(env.KASSA_MAINTENANCE),
     logLevel: env.LOG_LEVEL || 'info',
-    webhookAllowLoopback: booleanFrom('KASSA_WEBHOOK_ALLOW_LOOPBACK', env.KASSA_WEBHOOK_ALLOW_LOOPBACK),
-    sandboxPaceMilliseconds: integerFrom('KASSA_SANDBOX_PACE_MS', env.KASSA_SANDBOX_PACE_MS, 1_000),
-  } as Config
+    webhookAllowLoopback: booleanFrom(env.KASSA_WEBHOOK_ALLOW_LOOPBACK),
+    sandboxPaceMilliseconds: integerFrom(env.KASSA_SANDBOX_PACE_MS, 1_000),
+    bankFilesDir: directoryFrom(env.KASSA_BANK_FILES_DIR),
+  }
   if (!validateConfig(config)) {
-    const problems = validateConfig.errors?.map((e) => `${e.instancePath || 'config'} ${e.message}`).join('; ')
-    throw new Error(`Invalid configuration: ${problems}`)
+    const settings = new Set(
+      (validateConfig.errors ?? []).map((error) => (error.instancePath.slice(1) || String(error.params.missingProperty)) as keyof Config),
+    )
+    const problems = [...settings].map((setting) => problem(setting, env[VARIABLES[setting].name]))
+    throw new Error(`Invalid configuration: ${problems.join('; ')}`)
   }
   return config
 }

@@ -5,6 +5,14 @@ import * as sandboxBank from './migrations/0003-sandbox-bank.js'
 import * as payments from './migrations/0004-payments.js'
 import * as webhooks from './migrations/0005-webhooks.js'
 import * as iamSettings from './migrations/0006-iam-settings.js'
+import * as signIn from './migrations/0007-sign-in.js'
+import * as userStatus from './migrations/0008-user-status.js'
+import * as webhookAttemptResponse from './migrations/0009-webhook-attempt-response.js'
+import * as statementImportHistory from './migrations/0010-statement-import-history.js'
+import * as bankConnections from './migrations/0011-bank-connections.js'
+import * as accountConnections from './migrations/0012-account-connections.js'
+import * as bankFiles from './migrations/0013-bank-files.js'
+import * as inboundFiles from './migrations/0014-inbound-files.js'
 
 /** Migrations are listed here in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +22,14 @@ const migrations: Record<string, Migration> = {
   '0004-payments': payments,
   '0005-webhooks': webhooks,
   '0006-iam-settings': iamSettings,
+  '0007-sign-in': signIn,
+  '0008-user-status': userStatus,
+  '0009-webhook-attempt-response': webhookAttemptResponse,
+  '0010-statement-import-history': statementImportHistory,
+  '0011-bank-connections': bankConnections,
+  '0012-account-connections': accountConnections,
+  '0013-bank-files': bankFiles,
+  '0014-inbound-files': inboundFiles,
 }
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {

@@ -3,28 +3,35 @@
  * ids are UUID strings, times are ISO 8601 UTC strings (lexically ordered),
  * JSON documents are text, flags are 0/1 integers.
  */
-import type { OrganizationsTable, RolesTable, UsersTable, AccessKeysTable } from './tables/iam.js'
+import type { OrganizationsTable, RolesTable, UsersTable, AccessKeysTable, UserPasswordsTable, UserTotpTable, SessionsTable, SignInFailuresTable } from './tables/iam.js'
 import type { EventsTable, IdempotencyKeysTable } from './tables/conventions.js'
-import type { AccountsTable, TransactionsTable, BalancesTable, SandboxBanksTable, SandboxAccountsTable, SandboxInstructionsTable } from './tables/financial-data.js'
+import type { AccountsTable, TransactionsTable, BalancesTable, StatementImportsTable, SandboxBanksTable, SandboxAccountsTable, SandboxInstructionsTable } from './tables/financial-data.js'
 import type { CounterpartiesTable, ExternalAccountsTable, PaymentsTable, PaymentApprovalStepsTable, MandatesTable, ApprovalChainsTable } from './tables/payments.js'
 import type { WebhooksTable, WebhookKeysTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './tables/webhooks.js'
+import type { BankConnectionsTable, BankFileItemsTable, BankFilesTable } from './tables/connectivity.js'
 
-export type { OrganizationsTable, RolesTable, UsersTable, AccessKeysTable } from './tables/iam.js'
+export type { OrganizationsTable, RolesTable, UsersTable, AccessKeysTable, UserPasswordsTable, UserTotpTable, SessionsTable, SignInFailuresTable } from './tables/iam.js'
 export type { EventsTable, IdempotencyKeysTable } from './tables/conventions.js'
-export type { AccountsTable, TransactionsTable, BalancesTable, SandboxBanksTable, SandboxAccountsTable, SandboxInstructionsTable } from './tables/financial-data.js'
+export type { AccountsTable, TransactionsTable, BalancesTable, StatementImportsTable, SandboxBanksTable, SandboxAccountsTable, SandboxInstructionsTable } from './tables/financial-data.js'
 export type { CounterpartiesTable, ExternalAccountsTable, PaymentsTable, PaymentApprovalStepsTable, MandatesTable, ApprovalChainsTable } from './tables/payments.js'
 export type { WebhooksTable, WebhookKeysTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './tables/webhooks.js'
+export type { BankConnectionsTable, BankFileItemsTable, BankFilesTable } from './tables/connectivity.js'
 
 export interface DatabaseSchema {
   organizations: OrganizationsTable
   roles: RolesTable
   users: UsersTable
   access_keys: AccessKeysTable
+  user_passwords: UserPasswordsTable
+  user_totp: UserTotpTable
+  sessions: SessionsTable
+  sign_in_failures: SignInFailuresTable
   accounts: AccountsTable
   counterparties: CounterpartiesTable
   external_accounts: ExternalAccountsTable
   transactions: TransactionsTable
   balances: BalancesTable
+  statement_imports: StatementImportsTable
   payments: PaymentsTable
   payment_approval_steps: PaymentApprovalStepsTable
   mandates: MandatesTable
@@ -38,4 +45,7 @@ export interface DatabaseSchema {
   webhook_keys: WebhookKeysTable
   webhook_deliveries: WebhookDeliveriesTable
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable
+  bank_connections: BankConnectionsTable
+  bank_file_items: BankFileItemsTable
+  bank_files: BankFilesTable
 }

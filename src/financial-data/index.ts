@@ -1,6 +1,7 @@
 export { accountRoutes } from './accounts/index.js'
 export { balanceRoutes } from './balances/balance.routes.js'
 export { statementRoutes } from './statements/index.js'
+export { statementExportRoutes } from './statement-export/index.js'
 export { transactionRoutes } from './transactions/transaction.routes.js'
 export { openSandboxAccounts, seedSandboxBank, sandboxRoutes } from './sandbox/index.js'
 export { bookEntries, reportBalance, type BookedEntry, type ReportedBalance } from './bookings/booking.service.js'

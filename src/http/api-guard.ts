@@ -1,19 +1,42 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Actor } from '../iam/actor.js'
-import { requirePermission } from '../iam/authorize.js'
+import type { Permission } from '../iam/permissions.js'
 import { ApiError } from './errors.js'
 import type { SlidingWindowRateLimiter } from './rate-limiter.js'
 
 export interface ApiGuardOptions {
   maintenance: boolean
+  /** Basic credentials or a session cookie, resolved to the same Actor (iam/authenticate.ts). */
   authenticate: (request: FastifyRequest) => Actor | Promise<Actor>
+  /** @throws ApiError forbidden (403) when the actor lacks the permission. */
+  authorize: (actor: Actor, permission: Permission) => void
   rateLimiter: SlidingWindowRateLimiter
+}
+
+export type PublicGuardOptions = Pick<ApiGuardOptions, 'maintenance' | 'rateLimiter'>
+
+function maintenance(): ApiError {
+  return new ApiError('maintenance', undefined, undefined, { 'Retry-After': '60' })
+}
+
+/** The per-minute rate limit of one caller (429, with RateLimit-* headers on every response). */
+function limitRate(rateLimiter: SlidingWindowRateLimiter, reply: FastifyReply, caller: string): void {
+  const decision = rateLimiter.take(caller)
+  reply.headers({
+    'RateLimit-Limit': decision.limit,
+    'RateLimit-Remaining': decision.remaining,
+    'RateLimit-Reset': decision.resetSeconds,
+  })
+  if (!decision.allowed) {
+    throw new ApiError('rate_limited', `More than ${decision.limit} requests in the past minute`, undefined, {
+      'Retry-After': String(decision.resetSeconds),
+    })
+  }
 }
 
 /**
  * What every API request passes before its handler, in order: maintenance (503), authentication
- * (401), the per-key rate limit (429, with RateLimit-* headers on every response), and the
- * route's permission (403).
+ * (401), the per-credential rate limit (429), and the route's permission (403).
  */
 export function registerApiGuard(app: FastifyInstance, options: ApiGuardOptions): void {
   app.addHook('onRoute', (route) => {
@@ -25,26 +48,16 @@ export function registerApiGuard(app: FastifyInstance, options: ApiGuardOptions)
   /** Rate limit and permission, once the actor is known. */
   function admit(request: FastifyRequest, reply: FastifyReply, actor: Actor): void {
     request.actor = actor
-    const decision = options.rateLimiter.take(actor.accessKeyId)
-    reply.headers({
-      'RateLimit-Limit': decision.limit,
-      'RateLimit-Remaining': decision.remaining,
-      'RateLimit-Reset': decision.resetSeconds,
-    })
-    if (!decision.allowed) {
-      throw new ApiError('rate_limited', `More than ${decision.limit} requests in the past minute`, undefined, {
-        'Retry-After': String(decision.resetSeconds),
-      })
-    }
+    limitRate(options.rateLimiter, reply, actor.accessKeyId)
     const permission = request.routeOptions.config.permission
-    if (permission) requirePermission(actor, permission)
+    if (permission) options.authorize(actor, permission)
   }
 
   // Callback style: with the grant cached, the whole guard runs without a promise.
   app.addHook('onRequest', (request, reply, done) => {
     let actor: Actor | Promise<Actor>
     try {
-      if (options.maintenance) throw new ApiError('maintenance', undefined, undefined, { 'Retry-After': '60' })
+      if (options.maintenance) throw maintenance()
       actor = options.authenticate(request)
       if (!(actor instanceof Promise)) {
         admit(request, reply, actor)
@@ -57,5 +70,17 @@ export function registerApiGuard(app: FastifyInstance, options: ApiGuardOptions)
       () => done(),
       (error: unknown) => done(error as Error),
     )
+  })
+}
+
+/**
+ * The guard of the few routes that take no credentials because they make them (sign-in): maintenance
+ * (503) and the rate limit per client address (429). They declare no permission, so the OpenAPI document
+ * shows them without security.
+ */
+export function registerPublicGuard(app: FastifyInstance, options: PublicGuardOptions): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (options.maintenance) throw maintenance()
+    limitRate(options.rateLimiter, reply, `address:${request.ip}`)
   })
 }

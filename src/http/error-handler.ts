@@ -1,21 +1,36 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ErrorObject } from 'ajv'
-import { ApiError, ERRORS, type ErrorCode, type ErrorDetail, type ErrorEnvelope } from './errors.js'
+import {
+  ApiError,
+  ERRORS,
+  MAX_ERROR_DETAILS,
+  MAX_ERROR_TEXT,
+  type ErrorCode,
+  type ErrorDetail,
+  type ErrorEnvelope,
+} from './errors.js'
+import { closesUnreadBody } from './request-timeouts.js'
 
 const CODE_FOR_FRAMEWORK_STATUS: Record<number, ErrorCode> = {
   400: 'invalid_request',
   404: 'route_not_found',
   405: 'method_not_allowed',
+  408: 'request_timeout',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
+  431: 'headers_too_large',
 }
 
 function joinField(path: string, name: string): string {
   return path ? `${path}.${name}` : name
 }
 
-/** AJV error → `{code, field, error}`; fields are dot paths with list indices (reference §6). */
-function detailOf(error: ErrorObject, context: string | undefined): ErrorDetail {
+/**
+ * AJV error → `{code, field, error}`; fields are dot paths with list indices (reference §6).
+ * `enumsListed` maps an enum's schema path to the first field that listed its values: a list of
+ * 100,000 bad values names the allowed ones once, not once per item.
+ */
+function detailOf(error: ErrorObject, context: string | undefined, enumsListed: Map<string, string>): ErrorDetail {
   const path = error.instancePath
     .split('/')
     .slice(1)
@@ -30,12 +45,13 @@ function detailOf(error: ErrorObject, context: string | undefined): ErrorDetail 
         field: joinField(path, String(error.params.additionalProperty)),
         error: 'is not a known field',
       }
-    case 'enum':
-      return {
-        code: 'invalid_value',
-        field: path || context || '',
-        error: `must be one of [${(error.params.allowedValues as unknown[]).join(', ')}]`,
-      }
+    case 'enum': {
+      const field = path || context || ''
+      const listedAt = enumsListed.get(error.schemaPath)
+      if (listedAt !== undefined) return { code: 'invalid_value', field, error: `must be one of the values listed for ${listedAt}` }
+      enumsListed.set(error.schemaPath, field)
+      return { code: 'invalid_value', field, error: `must be one of [${(error.params.allowedValues as unknown[]).join(', ')}]` }
+    }
     default:
       return { code: 'invalid_value', field: path || context || '', error: error.message ?? 'is invalid' }
   }
@@ -44,9 +60,10 @@ function detailOf(error: ErrorObject, context: string | undefined): ErrorDetail 
 function validationError(error: FastifyError): ApiError {
   const context = error.validationContext
   const seen = new Set<string>()
+  const enumsListed = new Map<string, string>()
   const details: ErrorDetail[] = []
   for (const ajvError of error.validation ?? []) {
-    const detail = detailOf(ajvError as ErrorObject, context)
+    const detail = detailOf(ajvError as ErrorObject, context, enumsListed)
     if (seen.has(detail.field)) continue
     seen.add(detail.field)
     details.push(detail)
@@ -69,13 +86,25 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError('internal_error')
 }
 
-export function errorBody(error: ApiError, request: FastifyRequest): ErrorEnvelope {
+/** Texts can echo the client's input (a field name, an If-Match value): each is cut to MAX_ERROR_TEXT. */
+function bounded(text: string): string {
+  return text.length <= MAX_ERROR_TEXT ? text : `${text.slice(0, MAX_ERROR_TEXT - 1)}…`
+}
+
+export function errorBody(error: ApiError, requestId: string): ErrorEnvelope {
+  const details = error.details ?? []
+  const shown = details.slice(0, MAX_ERROR_DETAILS).map(({ code, field, error }) => ({
+    code: bounded(code),
+    field: bounded(field),
+    error: bounded(error),
+  }))
   return {
     status: error.status,
     code: error.code,
-    message: error.message,
-    requestId: request.id,
-    ...(error.details && error.details.length > 0 ? { details: error.details } : {}),
+    message: bounded(error.message),
+    requestId,
+    ...(shown.length > 0 ? { details: shown } : {}),
+    ...(details.length > shown.length ? { detailsOmitted: details.length - shown.length } : {}),
   }
 }
 
@@ -85,17 +114,20 @@ export function errorBody(error: ApiError, request: FastifyRequest): ErrorEnvelo
  */
 export function sendError(error: ApiError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error.headers) reply.headers(error.headers)
+  if (closesUnreadBody(request)) reply.header('connection', 'close')
   return reply
     .status(error.status)
     .type('application/json; charset=utf-8')
     .serializer(JSON.stringify)
-    .send(errorBody(error, request))
+    .send(errorBody(error, request.id))
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const apiError = toApiError(error)
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed')
+    // A 503 (maintenance, shutdown) is the server working as configured, not a failure worth a stack trace.
+    if (apiError.code === 'internal_error') request.log.error({ err: error }, 'request failed')
+    else if (apiError.status >= 500) request.log.info({ code: apiError.code }, 'request refused')
     return sendError(apiError, request, reply)
   })
 }

@@ -14,6 +14,8 @@ export const ERRORS = {
   not_found: { status: 404, message: 'Resource not found' },
   route_not_found: { status: 404, message: 'No such endpoint' },
   method_not_allowed: { status: 405, message: 'Method not allowed' },
+  request_timeout: { status: 408, message: 'The request was not received in time' },
+  expectation_failed: { status: 417, message: 'The Expect header names an expectation the server does not meet' },
   conflict: { status: 409, message: 'The request conflicts with the current state of the resource' },
   external_id_taken: { status: 409, message: 'The externalId is already used by another resource of this type' },
   gone: { status: 410, message: 'The resource existed but was deleted' },
@@ -26,12 +28,21 @@ export const ERRORS = {
     status: 422,
     message: 'The Idempotency-Key was already used with a different request',
   },
+  directory_unusable: {
+    status: 422,
+    message: 'A directory the request names cannot be created, read or written by the server',
+  },
+  unsupported_message: {
+    status: 422,
+    message: 'The file is not a message Kassa reads',
+  },
   idempotency_key_in_use: {
     status: 425,
     message: 'A request with the same Idempotency-Key is still in progress; retry later',
   },
   precondition_required: { status: 428, message: 'The If-Match header is required on updates' },
   rate_limited: { status: 429, message: 'Too many requests in the past minute' },
+  headers_too_large: { status: 431, message: 'The request headers are too large' },
   internal_error: { status: 500, message: 'Unexpected server-side problem' },
   maintenance: { status: 503, message: 'Temporarily offline for maintenance' },
   unavailable: { status: 503, message: 'Service unavailable' },
@@ -63,6 +74,13 @@ export function invalidField(field: string, error: string, code = 'invalid_value
   return new ApiError('invalid_request', `Invalid value for ${field}: ${error}`, [{ code, field, error }])
 }
 
+/**
+ * Error bodies are bounded whatever the request (issue 9: 100,000 bad items once made a 92 MB error):
+ * at most this many `details`, the rest counted in `detailsOmitted`, and every text cut to MAX_ERROR_TEXT.
+ */
+export const MAX_ERROR_DETAILS = 20
+export const MAX_ERROR_TEXT = 1_000
+
 /** The error body (reference §6, plus `code` and `requestId`). */
 export const ErrorEnvelope = Type.Object(
   {
@@ -77,7 +95,14 @@ export const ErrorEnvelope = Type.Object(
           field: Type.String({ description: 'Dot path of the field, list indices included' }),
           error: Type.String(),
         }),
+        { maxItems: MAX_ERROR_DETAILS },
       ),
+    ),
+    detailsOmitted: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: `How many more problems were found than the ${MAX_ERROR_DETAILS} that \`details\` lists`,
+      }),
     ),
   },
   { $id: 'ErrorEnvelope', description: 'Every error response has this shape.' },

@@ -5,6 +5,8 @@ import type { Actor } from './actor.js'
 import { accessKeyRepo, type AccessKeyGrant } from './access-keys/access-key.repo.js'
 import { isPermission, type Permission } from './permissions.js'
 import { digestBytes, sameSecret, secretMatches } from './secrets.js'
+import { SESSION_CHALLENGE, sessionTokenOf } from './sessions/session-cookie.js'
+import { createSessionAuthenticator } from './sessions/session-authenticate.js'
 
 const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="kassa", charset="UTF-8"' }
 /** Digest of a secret no key has, compared against when the access key is unknown so both paths cost the same. */
@@ -14,8 +16,18 @@ function unauthorized(message: string): ApiError {
   return new ApiError('unauthorized', message, undefined, CHALLENGE)
 }
 
-function parseBasic(header: string | undefined): { accessKey: string; secret: string } {
-  if (!header) throw unauthorized('No credentials: use HTTP Basic authentication with ACCESS_KEY:SECRET')
+/** The dashboard's own scripts (Sec-Fetch-Site: same-origin) are challenged to sign in, not to give Basic credentials. */
+function noCredentials(request: FastifyRequest): ApiError {
+  const challenge = request.headers['sec-fetch-site'] === 'same-origin' ? SESSION_CHALLENGE : CHALLENGE
+  return new ApiError(
+    'unauthorized',
+    'No credentials: use HTTP Basic authentication with ACCESS_KEY:SECRET, or sign in (POST /iam/v2/session)',
+    undefined,
+    challenge,
+  )
+}
+
+function parseBasic(header: string): { accessKey: string; secret: string } {
   const [scheme, encoded] = header.split(' ', 2)
   if (scheme?.toLowerCase() !== 'basic' || !encoded) throw unauthorized('The Authorization header must use the Basic scheme')
   const decoded = Buffer.from(encoded, 'base64').toString('utf8')
@@ -77,11 +89,15 @@ export interface AuthenticatorOptions {
 }
 
 /**
- * Resolves HTTP Basic credentials to an Actor. Grants are cached briefly per access key so an
- * authenticated read costs one SHA-256 and no extra query; the secret is checked on every request.
- * @throws ApiError unauthorized (401, with WWW-Authenticate) for missing, malformed or wrong credentials.
+ * Resolves a request's credentials to an Actor: HTTP Basic (an access key) when the Authorization header
+ * is there — then a session cookie beside it is ignored, so Basic alone decides — else the session cookie
+ * of a signed-in person (sessions/session-authenticate.ts). Grants of access keys are cached briefly per
+ * key so an authenticated read costs one SHA-256 and no extra query; the secret is checked on every request.
+ * @throws ApiError unauthorized (401, with WWW-Authenticate) for missing, malformed or wrong credentials,
+ * or an ended session; forbidden (403) for a session's write without its CSRF token and a same-origin Origin.
  */
 export function createAuthenticator(db: Db, options: AuthenticatorOptions = { cacheMilliseconds: 5_000 }) {
+  const authenticateSession = createSessionAuthenticator(db)
   const cache: GrantCache = new Map()
   grantCaches.add(new WeakRef(cache))
   const MAX_CACHED = 10_000
@@ -118,7 +134,13 @@ export function createAuthenticator(db: Db, options: AuthenticatorOptions = { ca
    * pays for no promise; a Promise when the grant must be read.
    */
   return function authenticate(request: FastifyRequest): Actor | Promise<Actor> {
-    const { accessKey, secret } = parseBasic(request.headers.authorization)
+    const header = request.headers.authorization
+    if (header === undefined) {
+      const token = sessionTokenOf(request)
+      if (token === undefined) throw noCredentials(request)
+      return authenticateSession(request, token)
+    }
+    const { accessKey, secret } = parseBasic(header)
     if (accessKey.length > 64) return verified(undefined, secret)
     const known = cached(accessKey)
     if (known) return verified(known, secret)

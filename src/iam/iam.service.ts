@@ -5,7 +5,7 @@ import { accessKeyRepo } from './access-keys/access-key.repo.js'
 import { BUILTIN_ROLES, type BuiltinRoleName } from './permissions.js'
 import { roleRepo } from './roles/role.repo.js'
 import { newAccessKey, newSecret, hashSecret } from './secrets.js'
-import { userRepo } from './users/user.repo.js'
+import { newUserRow, userRepo } from './users/user.repo.js'
 
 /** Shown once, at creation; only the digest of `secret` is kept. */
 export interface Credentials {
@@ -50,32 +50,20 @@ export async function createProgrammaticAccess(
 ): Promise<Credentials> {
   const role = await roleRepo.findByName(trx, organizationId, roleName)
   if (!role) throw new RoleNotFoundError(`Organization ${organizationId} has no role "${roleName}"`)
-  const now = nowIso()
-  const userId = newId()
-  await userRepo.insert(trx, {
-    id: userId,
-    organization_id: organizationId,
-    kind: 'PROGRAMMATIC',
-    name: userName,
-    email: null,
-    role_id: role.id,
-    version: 1,
-    created: now,
-    updated: now,
-    deleted_at: null,
-  })
+  const user = newUserRow({ organization_id: organizationId, kind: 'PROGRAMMATIC', name: userName, email: null, role_id: role.id })
+  await userRepo.insert(trx, user)
   const accessKey = newAccessKey()
   const secret = newSecret()
   await accessKeyRepo.insert(trx, {
     id: newId(),
     organization_id: organizationId,
-    user_id: userId,
+    user_id: user.id,
     access_key: accessKey,
     secret_hash: hashSecret(secret),
-    created: now,
+    created: user.created,
     revoked_at: null,
   })
-  return { organizationId, userId, accessKey, secret, role: role.name }
+  return { organizationId, userId: user.id, accessKey, secret, role: role.name }
 }
 
 /** Used by the CLI: `kassa keys create`. */

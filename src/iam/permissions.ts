@@ -46,6 +46,10 @@ export const PERMISSIONS = [
   'approval_chains:update',
   'approval_chains:delete',
   'sandbox:update',
+  'connections:read',
+  'connections:create',
+  'connections:update',
+  'connections:delete',
 ] as const
 
 export type Permission = (typeof PERMISSIONS)[number]

@@ -10,9 +10,10 @@ import { userRepo } from './users/user.repo.js'
  * Two rules every change to users, roles and keys obeys:
  * - nobody hands out rights they do not hold (a role's permissions, or an access key that acts as
  *   another user), and only an Owner grants, takes away or hands out owner rights;
- * - the organization always keeps an Owner who can act, i.e. a live user with an Owner role and an
- *   active access key (spec: Approval rules — the Owner approves what no chain covers; Kassa's
- *   only sign-in is an access key).
+ * - the organization always keeps an Owner who can act, i.e. a live, not deactivated user with an Owner
+ *   role and an active access key (spec: Approval rules — the Owner approves what no chain covers). People also
+ *   sign in with passwords, but a password can be forgotten and a session expires: the key is the
+ *   credential that keeps the organization governable, so only it counts here.
  */
 
 export interface GrantedRights {

@@ -20,13 +20,19 @@ export function idempotencyTestRoutes(app: ApiApp): void {
       schema: {
         tags: ['Idempotency test'],
         summary: 'Echo the Idempotency-Key with a fresh UUID, after an optional sleep, with a chosen status',
+        description:
+          'Waits sleep milliseconds (0 to 30000), then answers with status (default 200) and a body of the ' +
+          'Idempotency-Key sent, or null, and a fresh uuid. With a key, a retry gets the first answer again (same ' +
+          'uuid, Idempotent-Replayed: true); a retry while the first request still sleeps gets 425 with Retry-After; ' +
+          'the key with other query parameters is a 422. A 5xx is not stored: its retry runs again. No body; any ' +
+          'valid access key may call it (spec: Specific endpoints, Idempotency rules).',
         querystring: Type.Object({
           status: Type.Optional(Type.Integer({ minimum: 200, maximum: 599, description: 'HTTP status to answer with' })),
           sleep: Type.Optional(
             Type.Integer({ minimum: 0, maximum: MAX_TEST_SLEEP_MS, description: 'Milliseconds to wait before answering' }),
           ),
         }),
-        response: { default: IdempotencyTestResponse, ...errorResponses(400, 422, 425) },
+        response: { 200: IdempotencyTestResponse, default: IdempotencyTestResponse, ...errorResponses(400, 422, 425) },
       },
     },
     async (request, reply) => {

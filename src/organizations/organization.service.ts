@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.js'
 import { openSandboxAccounts, seedSandboxBank } from '../financial-data/index.js'
-import { createBuiltinRoles, createProgrammaticAccess, type Credentials } from '../iam/index.js'
+import { createBuiltinRoles, createProgrammaticAccess, hashPassword, insertPerson, newOneTimePassword, type Credentials } from '../iam/index.js'
 import { nowIso } from '../shared/clock.js'
 import { newId } from '../shared/ids.js'
 
@@ -9,22 +9,38 @@ export interface SandboxOrganizationOptions {
   today?: string
   /** A chosen id (tests of deterministic seeding); a new UUIDv7 by default. */
   organizationId?: string
+  /** Also a person who signs in as an Owner with a one-time password (the first start of `kassa serve`). */
+  ownerSignIn?: boolean
+}
+
+/** The sandbox Owner's email for signing in: example.com is reserved for examples (RFC 2606), so it reaches no one. */
+export const SANDBOX_OWNER_EMAIL = 'owner@example.com'
+
+/** A new organization's Owner key, and with `ownerSignIn` a sign-in whose password must be changed at first use. */
+export interface SandboxOrganization extends Credentials {
+  signIn?: { email: string; oneTimePassword: string }
 }
 
 /**
- * A new sandbox organization: its built-in roles, an Owner access key, its accounts at the sandbox
- * bank and their seeded history — all in one transaction. The returned secret is shown once and
- * stored only hashed.
+ * A new sandbox organization: its built-in roles, an Owner access key (and, asked for, an Owner who signs
+ * in), its accounts at the sandbox bank and their seeded history — all in one transaction. The returned
+ * secret and one-time password are shown once and stored only hashed.
  */
-export async function createSandboxOrganization(database: Database, name: string, options: SandboxOrganizationOptions = {}): Promise<Credentials> {
-  return database.transaction(async (trx) => {
+export async function createSandboxOrganization(database: Database, name: string, options: SandboxOrganizationOptions = {}): Promise<SandboxOrganization> {
+  const oneTimePassword = options.ownerSignIn ? newOneTimePassword() : undefined
+  // Hashed before the transaction: scrypt takes a tenth of a second, the write lock should not wait for it.
+  const hash = oneTimePassword === undefined ? undefined : await hashPassword(oneTimePassword)
+  return database.transaction(async (trx): Promise<SandboxOrganization> => {
     const organizationId = options.organizationId ?? newId()
     await trx.insertInto('organizations').values({ id: organizationId, name, environment: 'SANDBOX', created: nowIso() }).execute()
     await createBuiltinRoles(trx, organizationId)
     const credentials = await createProgrammaticAccess(trx, organizationId, 'owner', 'Owner')
+    if (hash !== undefined) {
+      await insertPerson(trx, { organizationId, name: 'Sandbox Owner', email: SANDBOX_OWNER_EMAIL, roleName: 'owner' }, { hash, changeRequired: true })
+    }
     const accounts = await openSandboxAccounts(trx, organizationId)
     await seedSandboxBank(trx, organizationId, accounts, options.today ?? nowIso().slice(0, 10))
-    return credentials
+    return oneTimePassword === undefined ? credentials : { ...credentials, signIn: { email: SANDBOX_OWNER_EMAIL, oneTimePassword } }
   })
 }
 

@@ -17,6 +17,9 @@ export const Timestamp = Type.String({ format: 'date-time' })
 export const MarketCode = Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 market code' })
 export const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 currency code' })
 
+/** ISO 9362 BIC: 4 letters of bank, 2 of country, 2 of location, optionally 3 of branch (rules check the country). */
+export const Bic = Type.String({ pattern: '^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$', description: 'BIC (ISO 9362), 8 or 11 characters, upper case' })
+
 export const METADATA_KEY_PATTERN = '^[A-Za-z0-9_.+\\-]{1,64}$'
 export const Metadata = Type.Record(Type.String({ pattern: METADATA_KEY_PATTERN }), Type.String({ maxLength: 512 }), {
   maxProperties: 12,

@@ -10,3 +10,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export function isUuid(value: string): boolean {
   return UUID.test(value)
 }
+
+/**
+ * The EndToEndId of a payment: its id without hyphens (32 characters, within ISO 20022's Max35Text). It
+ * travels to the bank in the payment file and comes back on the booked entry, which is how the booking
+ * is matched to the payment; a statement out lists it for the payments reconciled to an entry.
+ */
+export function endToEndIdOf(paymentId: string): string {
+  return paymentId.replaceAll('-', '')
+}

@@ -33,7 +33,7 @@ interface Target {
 const USER_AGENT = 'Kassa-Webhooks/1'
 
 export function createDeliveryWorker(database: Database, settings: WebhookSettings, log: Logger): DeliveryWorker {
-  const client = createOutboundClient()
+  const client = createOutboundClient(settings.allowLoopback)
   const inFlight = new Set<Promise<void>>()
   let running = false
   let loopDone: Promise<void> = Promise.resolve()

@@ -18,6 +18,7 @@ export interface AttemptRecord {
   statusCode?: number
   durationMilliseconds: number
   error?: string
+  responseExcerpt?: string
 }
 
 /** What an attempt leaves the delivery as: done, failed for good, or due again at `nextAttemptAt`. */
@@ -36,6 +37,7 @@ export function toDelivery(row: WebhookDeliveriesTable, attempts: WebhookDeliver
       ...(attempt.status_code !== null ? { statusCode: attempt.status_code } : {}),
       durationMilliseconds: attempt.duration_ms,
       ...(attempt.error !== null ? { error: attempt.error } : {}),
+      ...(attempt.response_excerpt !== null ? { responseExcerpt: attempt.response_excerpt } : {}),
     })),
     ...(row.status === 'PENDING' ? { nextAttempt: row.next_attempt_at } : {}),
     created: row.created,
@@ -129,6 +131,7 @@ export const deliveryRepo = {
           status_code: attempt.statusCode ?? null,
           duration_ms: attempt.durationMilliseconds,
           error: attempt.error ?? null,
+          response_excerpt: attempt.responseExcerpt ?? null,
         })
         .execute()
       const now = nowIso()

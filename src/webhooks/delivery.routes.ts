@@ -20,6 +20,10 @@ export function deliveryRoutes(app: ApiApp): void {
       schema: {
         tags,
         summary: 'The webhook’s deliveries, newest first, each with its attempts',
+        description:
+          'One delivery per event sent to the webhook; status filters them (PENDING, DELIVERED, FAILED, CANCELLED). ' +
+          "Each attempt gives the endpoint's HTTP status and the time it took, or why it failed. 410 Gone once the " +
+          'webhook was deleted.',
         params: WebhookParams,
         querystring: DeliveryListQuery,
         response: { 200: ListEnvelope(WebhookDelivery), ...errorResponses(400, 403, 404, 410) },
@@ -32,7 +36,15 @@ export function deliveryRoutes(app: ApiApp): void {
     `${BASE}/:deliveryId`,
     {
       config: { permission: 'webhooks:read' },
-      schema: { tags, summary: 'Get one delivery with its attempts', params: DeliveryParams, response: { 200: WebhookDelivery, ...errorResponses(400, 403, 404, 410) } },
+      schema: {
+        tags,
+        summary: 'Get one delivery with its attempts',
+        description:
+          'A PENDING delivery gives its nextAttempt; it is retried with backoff until a 2xx acknowledges it (DELIVERED) ' +
+          'or its retry window ends (FAILED). 410 Gone once the webhook was deleted.',
+        params: DeliveryParams,
+        response: { 200: WebhookDelivery, ...errorResponses(400, 403, 404, 410) },
+      },
     },
     async (request) => service.get(request.actor!, request.params.id, request.params.deliveryId),
   )
@@ -44,7 +56,9 @@ export function deliveryRoutes(app: ApiApp): void {
       schema: {
         tags,
         summary: 'Deliver again',
-        description: 'Makes the delivery pending and due now, with a fresh retry window; the body is the original one.',
+        description:
+          'Whatever became of it, the delivery is PENDING and due now, with a fresh retry window; the body is the ' +
+          'original one, so receivers can recognize it. No body. 410 Gone once the webhook was deleted.',
         params: DeliveryParams,
         response: { 202: WebhookDelivery, ...errorResponses(400, 403, 404, 410, 422, 425) },
       },

@@ -10,6 +10,11 @@ export const DeliveryAttempt = Type.Object({
   statusCode: Type.Optional(Type.Integer({ description: "The endpoint's HTTP status; absent when none came back" })),
   durationMilliseconds: Type.Integer({ minimum: 0 }),
   error: Type.Optional(Type.String({ description: 'Why the attempt did not acknowledge the event' })),
+  responseExcerpt: Type.Optional(
+    Type.String({
+      description: "The start of the endpoint's answer: its first 1,024 bytes as UTF-8, invalid bytes replaced; absent when no answer or an empty one came back",
+    }),
+  ),
 })
 export type DeliveryAttempt = Static<typeof DeliveryAttempt>
 

@@ -1,19 +1,26 @@
 import http from 'node:http'
 import https from 'node:https'
-import type { LookupFunction } from 'node:net'
-import type { ResolvedAddress } from './target-policy.js'
+import type { LookupFunction, Socket } from 'node:net'
+import { refusedRange, type ResolvedAddress } from './target-policy.js'
 
 /**
  * One webhook POST. The connection goes to the addresses the target policy just approved (the
  * socket's DNS lookup is answered from them), so a DNS answer that changes between the check and
- * the connect cannot point a delivery elsewhere. Redirects are not followed: a 3xx is a failure.
+ * the connect cannot point a delivery elsewhere; and the address the socket actually connected to is checked
+ * against the policy once more (also on a reused keep-alive socket) before a byte is sent. Redirects are not followed: a 3xx is a failure.
  * Keep-alive agents let consecutive deliveries to one endpoint reuse their connection.
+ * The first RESPONSE_EXCERPT_BYTES of the answer are kept for the delivery log (issue 11); the rest is drained unread.
  */
+
+/** How much of an endpoint's answer an attempt keeps: enough to see why it refused, never a whole page. */
+export const RESPONSE_EXCERPT_BYTES = 1_024
 
 export interface PostResult {
   statusCode?: number
   durationMilliseconds: number
   error?: string
+  /** The start of the answer's body as UTF-8; absent when no answer or an empty one came back. */
+  responseExcerpt?: string
 }
 
 export interface OutboundClient {
@@ -34,12 +41,35 @@ function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
   }
 }
 
+/**
+ * The excerpt as text: invalid UTF-8 (a character cut at the limit too) becomes U+FFFD, and so does NUL,
+ * which a PostgreSQL text column cannot hold. None for an empty body.
+ */
+function excerptOf(chunks: Buffer[]): Pick<PostResult, 'responseExcerpt'> {
+  const bytes = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES)
+  return bytes.length === 0 ? {} : { responseExcerpt: bytes.toString('utf8').replaceAll('\u0000', '\uFFFD') }
+}
+
+/** What a status means for the attempt. */
+function verdictOf(statusCode: number): Pick<PostResult, 'statusCode' | 'error'> {
+  if (statusCode >= 200 && statusCode < 300) return { statusCode }
+  if (statusCode >= 300 && statusCode < 400) return { statusCode, error: 'redirects are not followed' }
+  return { statusCode, error: `the endpoint answered ${statusCode}` }
+}
+
 function describeError(error: unknown): string {
   const { code, message } = error as { code?: string; message?: string }
   return code && !message?.includes(code) ? `${code}: ${message}` : (message ?? String(error))
 }
 
-export function createOutboundClient(): OutboundClient {
+/** The peer of a connected socket, refused unless the target policy admits it. */
+function checkPeer(socket: Socket, allowLoopback: boolean): void {
+  const peer = socket.remoteAddress
+  const range = peer === undefined ? 'unknown' : refusedRange(peer, allowLoopback)
+  if (range !== undefined) socket.destroy(new Error(`connected to ${peer ?? 'an unknown address'}, a ${range} address; refused`))
+}
+
+export function createOutboundClient(allowLoopback: boolean): OutboundClient {
   const agents = {
     'http:': new http.Agent({ keepAlive: true, maxSockets: 32 }),
     'https:': new https.Agent({ keepAlive: true, maxSockets: 32 }),
@@ -63,20 +93,38 @@ export function createOutboundClient(): OutboundClient {
           lookup: pinnedLookup(addresses),
           headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
         })
+        request.on('socket', (socket: Socket) => {
+          if (socket.connecting) socket.once('connect', () => checkPeer(socket, allowLoopback))
+          else checkPeer(socket, allowLoopback)
+        })
+        // Set once the status is in: the attempt's result from then on, with as much excerpt as has come.
+        let answered: (() => void) | undefined
         // The whole exchange, connect to last byte, gets `timeoutMilliseconds`.
         const timer = setTimeout(() => {
-          finish({ error: `no response within ${timeoutMilliseconds} ms` })
+          if (answered) answered()
+          else finish({ error: `no response within ${timeoutMilliseconds} ms` })
           request.destroy()
         }, timeoutMilliseconds)
         request.on('response', (response) => {
-          const statusCode = response.statusCode ?? 0
-          // The status is the answer; the body is read (and dropped) so the connection can be reused.
-          response.resume()
-          response.on('end', () => clearTimeout(timer))
-          response.on('error', () => clearTimeout(timer))
-          if (statusCode >= 200 && statusCode < 300) finish({ statusCode })
-          else if (statusCode >= 300 && statusCode < 400) finish({ statusCode, error: 'redirects are not followed' })
-          else finish({ statusCode, error: `the endpoint answered ${statusCode}` })
+          const verdict = verdictOf(response.statusCode ?? 0)
+          const chunks: Buffer[] = []
+          let kept = 0
+          answered = () => finish({ ...verdict, ...excerptOf(chunks) })
+          // The status is the answer; the body is read to its end so the connection can be reused, only its start kept.
+          response.on('data', (chunk: Buffer) => {
+            if (kept >= RESPONSE_EXCERPT_BYTES) return
+            chunks.push(chunk)
+            kept += chunk.length
+            if (kept >= RESPONSE_EXCERPT_BYTES) answered?.()
+          })
+          response.on('end', () => {
+            clearTimeout(timer)
+            answered?.()
+          })
+          response.on('error', () => {
+            clearTimeout(timer)
+            answered?.()
+          })
         })
         request.on('error', (error) => {
           clearTimeout(timer)

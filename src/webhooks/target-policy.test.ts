@@ -41,6 +41,22 @@ describe('webhook target policy', () => {
     expect(refusedRange('::ffff:10.0.0.1', true)).toBe('private')
   })
 
+  it('refuses every IPv6 form that embeds an IPv4 address, as URLs write them', async () => {
+    for (const embedded of ['::127.0.0.1', '::169.254.169.254', '::10.0.0.1', '::8.8.8.8']) {
+      expect(await refusal(`https://[${embedded}]/`, true)).toMatch(/is a ipv4Compatible address/)
+    }
+    expect(new URL('https://[::127.0.0.1]/').hostname).toBe('[::7f00:1]')
+    expect(await refusal('https://[::ffff:127.0.0.1]/')).toMatch(/loopback/)
+    expect(await refusal('https://[::ffff:a9fe:a9fe]/', true)).toMatch(/linkLocal/)
+    expect(await refusal('https://[64:ff9b::7f00:1]/', true)).toMatch(/rfc6052/)
+    expect(await refusal('https://[64:ff9b:1::a00:1]/', true)).toMatch(/rfc6052/)
+    expect(await refusal('https://[2002:7f00:1::]/', true)).toMatch(/6to4/)
+    expect(await refusal('https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/', true)).toMatch(/teredo/)
+    expect(await refusal('https://[::ffff:0:7f00:1]/', true)).toMatch(/rfc6145/)
+    expect(refusedRange('::1', true)).toBeUndefined()
+    expect(refusedRange('::', true)).toBe('unspecified')
+  })
+
   it('accepts https URLs of public hosts only', async () => {
     expect(await refusal('https://hooks.example.com/kassa')).toBeUndefined()
     expect(await refusal('https://93.184.215.14:8443/x')).toBeUndefined()

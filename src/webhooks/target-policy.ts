@@ -34,11 +34,24 @@ function bareHostname(url: URL): string {
   return url.hostname.replace(/^\[(.*)\]$/, '$1')
 }
 
+/**
+ * `::a.b.c.d`, which URL parsing writes `::7f00:1`: the IPv4-compatible form, deprecated since 2006
+ * (RFC 4291 §2.5.5.1) and unknown to ipaddr.js, which calls it unicast. It embeds an IPv4 address and
+ * no public host uses it, so it is refused whatever the address it embeds (issue 9: [::127.0.0.1]).
+ * The other forms that embed IPv4 have ranges of their own, all refused: ::ffff:0:0/96 (mapped,
+ * unwrapped by process()), 64:ff9b::/96 and 64:ff9b:1::/48 (NAT64), 2002::/16 (6to4), 2001::/32 (Teredo).
+ */
+function isIpv4Compatible(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  return address.kind() === 'ipv6' && (address as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0)
+}
+
 /** The range name when `address` may not be a target under `allowLoopback`, else undefined. */
 export function refusedRange(address: string, allowLoopback: boolean): string | undefined {
   if (!ipaddr.isValid(address)) return 'invalid'
   // process() turns IPv4-mapped IPv6 (::ffff:127.0.0.1) into the IPv4 address it stands for.
-  const range = ipaddr.process(address).range()
+  const parsed = ipaddr.process(address)
+  const range = parsed.range()
+  if (range === 'unicast' && isIpv4Compatible(parsed)) return 'ipv4Compatible'
   if (range === 'unicast') return undefined
   if (range === 'loopback' && allowLoopback) return undefined
   return range

@@ -32,7 +32,11 @@ export function webhookRoutes(app: ApiApp, policy: TargetPolicy): void {
       schema: {
         tags,
         summary: 'Create a webhook',
-        description: 'The answer holds the first signing key; it is shown this once.',
+        description:
+          'url must be https to a host whose every address is public (http and loopback only on a server started with ' +
+          'KASSA_WEBHOOK_ALLOW_LOOPBACK=true; private and link-local ranges never): 400 otherwise. It is checked again ' +
+          'before every delivery. filter names each resource once, optionally with the events wanted. The answer holds ' +
+          'the first signing key; it is shown this once.',
         body: WebhookInput,
         response: { 201: CreatedWebhook, ...errorResponses(400, 403, 413, 415, 422, 425) },
       },
@@ -44,7 +48,13 @@ export function webhookRoutes(app: ApiApp, policy: TargetPolicy): void {
     BASE,
     {
       config: { permission: 'webhooks:read' },
-      schema: { tags, summary: 'List webhooks, newest first', querystring: WebhookListQuery, response: { 200: ListEnvelope(Webhook), ...errorResponses(400, 403) } },
+      schema: {
+        tags,
+        summary: 'List webhooks, newest first',
+        description: "Live webhooks, each with the ids of its signing keys (a key's secret is shown only when it is made).",
+        querystring: WebhookListQuery,
+        response: { 200: ListEnvelope(Webhook), ...errorResponses(400, 403) },
+      },
     },
     async (request) => service.list(request.actor!, request.query),
   )
@@ -53,7 +63,13 @@ export function webhookRoutes(app: ApiApp, policy: TargetPolicy): void {
     `${BASE}/:id`,
     {
       config: { permission: 'webhooks:read' },
-      schema: { tags, summary: 'Get a webhook', params: WebhookParams, response: { 200: Webhook, ...errorResponses(400, 403, 404, 410) } },
+      schema: {
+        tags,
+        summary: 'Get a webhook',
+        description: 'With its filter and the ids of its signing keys. 410 Gone once the webhook was deleted.',
+        params: WebhookParams,
+        response: { 200: Webhook, ...errorResponses(400, 403, 404, 410) },
+      },
     },
     async (request) => service.get(request.actor!, request.params.id),
   )
@@ -65,7 +81,9 @@ export function webhookRoutes(app: ApiApp, policy: TargetPolicy): void {
       schema: {
         tags,
         summary: 'Replace a webhook’s name, URL and filter',
-        description: 'A full replacement: an omitted name is removed. Pending deliveries go to the new URL.',
+        description:
+          'A full replacement: an omitted name is removed. The url is checked as at creation; pending deliveries go to ' +
+          'the new one.',
         params: WebhookParams,
         body: WebhookInput,
         response: { 200: Webhook, ...errorResponses(400, 403, 404, 410, 413, 415, 422, 425) },
@@ -81,7 +99,7 @@ export function webhookRoutes(app: ApiApp, policy: TargetPolicy): void {
       schema: {
         tags,
         summary: 'Delete a webhook',
-        description: 'Its pending deliveries are cancelled.',
+        description: 'Its pending deliveries are cancelled, and it answers 410 Gone afterwards.',
         params: WebhookParams,
         response: { 204: NoContent, ...errorResponses(400, 403, 404, 410) },
       },
@@ -132,7 +150,10 @@ export function webhookRoutes(app: ApiApp, policy: TargetPolicy): void {
       schema: {
         tags,
         summary: 'Send a test event to the webhook',
-        description: 'Enqueues an event named TEST about a made-up entity, signed and retried like any delivery; follow it in the delivery log.',
+        description:
+          'Enqueues an event named TEST about a made-up entity of resource (by default the first resource of the ' +
+          "webhook's filter), whatever the filter says, signed and retried like any delivery; follow it in the " +
+          'delivery log.',
         params: WebhookParams,
         body: TestEventBody,
         response: { 202: WebhookDelivery, ...errorResponses(400, 403, 404, 410, 422, 425) },

@@ -46,7 +46,19 @@ export const WebhookInput = Type.Object(
     }),
     filter: Type.Array(WebhookFilter, { minItems: 1, maxItems: WEBHOOK_RESOURCES.length }),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        name: 'ERP payment status',
+        url: 'https://erp.example.com/kassa/webhooks',
+        filter: [
+          { resource: 'credit_transfers', apiVersion: 2, events: ['FULLY_APPROVED', 'EXECUTED', 'FAILED', 'RETURNED'] },
+          { resource: 'transactions', apiVersion: 2 },
+        ],
+      },
+    ],
+  },
 )
 export type WebhookInput = Static<typeof WebhookInput>
 
@@ -90,6 +102,6 @@ export const WebhookKeyParams = Type.Object({ id: ResourceId, keyId: ResourceId 
 /** `POST /v1/webhooks/{id}:test`: which resource the test event claims to be about. */
 export const TestEventBody = Type.Object(
   { resource: Type.Optional(Type.Enum([...WEBHOOK_RESOURCES])) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ resource: 'credit_transfers' }] },
 )
 export type TestEventBody = Static<typeof TestEventBody>

@@ -4,87 +4,23 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, rmdirSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { counterpartyBody } from '../support/fixtures.js'
 import { basicAuth } from '../support/test-app.js'
 import { testBackend } from '../support/test-database.js'
+import { BIN, buildOnce, childEnv, collect, ROOT, watch, type Run } from './cli-process.js'
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const BIN = join(ROOT, 'bin', 'kassa.js')
 /** Each test spawns several Node processes; on a loaded machine one can take seconds. */
 const SLOW = 120_000
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
-interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-interface Collected {
-  /** What the child printed so far. */
-  stdout(): string
-  /** Its exit code and everything it printed. */
-  done: Promise<Run>
-}
-
-function watch(child: ChildProcess): Collected {
-  let stdout = ''
-  let stderr = ''
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  const done = new Promise<Run>((resolve, reject) => {
-    child.once('error', reject)
-    child.once('close', (code) => resolve({ code, stdout, stderr }))
-  })
-  return { stdout: () => stdout, done }
-}
-
-function collect(child: ChildProcess): Promise<Run> {
-  return watch(child).done
-}
-
-/** The environment of a child: ours, without anything that would change Kassa's behaviour. */
-function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = { ...process.env }
-  for (const name of Object.keys(env)) {
-    if (['DATABASE_URL', 'HOST', 'PORT', 'LOG_LEVEL'].includes(name) || name.startsWith('KASSA_')) delete env[name]
-  }
-  return { ...env, LOG_LEVEL: 'warn', ...extra }
-}
-
 function kassa(args: string[], databaseUrl: string): Promise<Run> {
   return collect(spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: childEnv({ DATABASE_URL: databaseUrl }) }))
-}
-
-/** `npm run build` once, even with the SQLite and PostgreSQL projects running this file at the same time. */
-async function buildOnce(): Promise<void> {
-  const lock = join(tmpdir(), `kassa-cli-build-${Buffer.from(ROOT).toString('hex').slice(-32)}.lock`)
-  const deadline = Date.now() + 240_000
-  for (;;) {
-    try {
-      mkdirSync(lock)
-      break
-    } catch {
-      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now())
-      if (age > 300_000) rmSync(lock, { recursive: true, force: true })
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for the build lock ${lock}`)
-      await new Promise((resolve) => setTimeout(resolve, 200))
-    }
-  }
-  try {
-    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
-    const build = await collect(spawn(npm, ['run', 'build'], { cwd: ROOT, env: process.env }))
-    if (build.code !== 0) throw new Error(`npm run build failed (${build.code}):\n${build.stdout}\n${build.stderr}`)
-  } finally {
-    rmdirSync(lock)
-  }
 }
 
 interface FreshDatabase {
@@ -311,6 +247,37 @@ describe('kassa keys create', { timeout: SLOW }, () => {
     const run = await kassa(['frobnicate'], url)
     expect(run.code).not.toBe(0)
     expect(run.stderr).toContain("unknown command 'frobnicate'")
+  })
+
+  it('--version prints the version of package.json', async () => {
+    const run = await kassa(['--version'], url)
+    expect(run.code).toBe(0)
+    expect(run.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version)
+  })
+
+  it('help <command> and a failing subcommand print that subcommand\'s usage, not the top-level list', async () => {
+    const help = await kassa(['help', 'keys'], url)
+    expect(help.stdout).toContain('Usage: kassa keys [options] [command]')
+    expect(help.stdout).not.toContain('migrate')
+    const nested = await kassa(['help', 'keys', 'create'], url)
+    expect(nested.stdout).toContain('Usage: kassa keys create [options]')
+    expect(nested.stdout).toContain('--role <role>')
+    const unknown = await kassa(['help', 'keys', 'frobnicate'], url)
+    expect(unknown.code).not.toBe(0)
+    expect(unknown.stderr).toContain("unknown command 'frobnicate'")
+    const failing = await kassa(['keys', 'create', '--org', 'x'], url)
+    expect(failing.code).not.toBe(0)
+    expect(failing.stderr).toContain("error: required option '--role <role>' not specified")
+    expect(failing.stderr).toContain('Usage: kassa keys create [options]')
+    expect(failing.stderr).not.toContain('migrate')
+  })
+
+  it('a DATABASE_URL with an unknown scheme stops it, naming the variable and the accepted forms, creating nothing', async () => {
+    const run = await kassa(['migrate'], 'postgress://postgres@127.0.0.1:5432/test')
+    expect(run.code).not.toBe(0)
+    expect(run.stderr).toContain('kassa: Invalid configuration: DATABASE_URL must be postgres://user:password@host:5432/db')
+    expect(run.stderr).toContain('got "postgress://postgres@127.0.0.1:5432/test"')
+    expect(existsSync(join(ROOT, 'postgress:'))).toBe(false)
   })
 })
 

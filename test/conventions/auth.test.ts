@@ -121,7 +121,7 @@ describe('permissions: a role lacking the permission gets 403', () => {
 
   it('refuses a read-only key on DELETE with 403 and deletes nothing', async () => {
     const counterparty = await createCounterparty(t)
-    const response = await t.request({ method: 'DELETE', url: `${COUNTERPARTIES}/${counterparty.id}`, as: readOnly })
+    const response = await t.request({ method: 'DELETE', url: `${COUNTERPARTIES}/${counterparty.id}`, headers: { 'if-match': counterparty.etag }, as: readOnly })
     expectError(response, 403, 'forbidden')
     expect((await t.request({ method: 'GET', url: `${COUNTERPARTIES}/${counterparty.id}` })).statusCode).toBe(200)
   })
@@ -136,7 +136,8 @@ describe('permissions: a role lacking the permission gets 403', () => {
       as: admin,
     })
     expect(patched.statusCode).toBe(200)
-    expect((await t.request({ method: 'DELETE', url: `${COUNTERPARTIES}/${counterparty.id}`, as: admin })).statusCode).toBe(204)
+    const deleted = await t.request({ method: 'DELETE', url: `${COUNTERPARTIES}/${counterparty.id}`, headers: { 'if-match': patched.json().etag }, as: admin })
+    expect(deleted.statusCode).toBe(204)
   })
 })
 
@@ -163,7 +164,7 @@ describe('tenancy: everything is scoped to the key’s organization', () => {
       body: [{ op: 'replace', path: '/legalName', value: 'Hijacked' }],
     })
     expectError(patch, 404, 'not_found')
-    expectError(await t.request({ method: 'DELETE', url: `${COUNTERPARTIES}/${foreign.id}` }), 404, 'not_found')
+    expectError(await t.request({ method: 'DELETE', url: `${COUNTERPARTIES}/${foreign.id}`, headers: { 'if-match': foreign.etag } }), 404, 'not_found')
     const own = await t.request({ method: 'GET', url: `${COUNTERPARTIES}/${foreign.id}`, as: other })
     expect(own.statusCode).toBe(200)
     expect(own.json()).toMatchObject({ legalName: 'Acme GmbH', version: 1 })

@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import { expect } from 'vitest'
 import type { Database } from '../../src/db/database.js'
 import type { ApiApp } from '../../src/http/api-app.js'
-import { buildApp } from '../../src/http/app.js'
+import { buildApp } from '../../src/app.js'
 import type { TestApp } from '../support/test-app.js'
 import { counterpartyBody } from '../support/fixtures.js'
 
@@ -32,6 +32,7 @@ export interface ErrorBody {
   message: string
   requestId: string
   details?: { code: string; field: string; error: string }[]
+  detailsOmitted?: number
 }
 
 /**
@@ -48,7 +49,7 @@ export function expectError(response: LightMyRequestResponse | SeenResponse, sta
   expect(body).toMatchObject({ status, code, requestId })
   expect(typeof body.message).toBe('string')
   expect(body.message.length).toBeGreaterThan(0)
-  for (const key of Object.keys(body)) expect(['status', 'code', 'message', 'requestId', 'details']).toContain(key)
+  for (const key of Object.keys(body)) expect(['status', 'code', 'message', 'requestId', 'details', 'detailsOmitted']).toContain(key)
   if (body.details !== undefined) {
     expect(body.details.length).toBeGreaterThan(0)
     for (const detail of body.details) {

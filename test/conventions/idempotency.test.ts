@@ -320,9 +320,10 @@ describe('Idempotency-Key is ignored on GET and DELETE', () => {
     const counterparty = await createCounterparty(t)
     const key = newKey()
     const url = `${COUNTERPARTIES}/${counterparty.id}`
-    const first = await t.request({ method: 'DELETE', url, headers: { 'idempotency-key': key } })
+    const headers = { 'idempotency-key': key, 'if-match': counterparty.etag }
+    const first = await t.request({ method: 'DELETE', url, headers })
     expectFresh(first, 204)
-    const second = await t.request({ method: 'DELETE', url, headers: { 'idempotency-key': key } })
+    const second = await t.request({ method: 'DELETE', url, headers })
     expectError(second, 410, 'gone')
     expect(second.headers['idempotent-replayed']).toBeUndefined()
     expect(await keyRows(key)).toEqual([])

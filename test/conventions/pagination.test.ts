@@ -126,7 +126,7 @@ describe('keyset traversal', () => {
       const ahead = newestFirst.find((id) => !seen.includes(id) && !deleted.has(id))
       for (const id of [served, ahead]) {
         if (id === undefined) continue
-        expect((await t.request({ method: 'DELETE', url: `${COUNTERPARTIES}/${id}`, as: org })).statusCode).toBe(204)
+        expect((await t.request({ method: 'DELETE', url: `${COUNTERPARTIES}/${id}`, headers: { 'if-match': 'version:1' }, as: org })).statusCode).toBe(204)
         deleted.add(id)
       }
       if (ahead !== undefined) deletedBeforeServed.add(ahead)

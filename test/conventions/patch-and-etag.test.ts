@@ -210,8 +210,4 @@ describe('unknown fields in request bodies are a 400 that names the field', () =
       error: 'is not a known field',
     })
   })
-
-  it('ignores unknown query parameters (spec: new request parameters may be added)', async () => {
-    expect((await t.request({ method: 'GET', url: `${COUNTERPARTIES}?future=1` })).statusCode).toBe(200)
-  })
 })

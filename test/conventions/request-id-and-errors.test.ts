@@ -15,7 +15,7 @@ describe('request-id on every response', () => {
   it('is a fresh UUID on each 2xx: 200, 201 and 204', async () => {
     const list = await t.request({ method: 'GET', url: COUNTERPARTIES })
     const created = await t.request({ method: 'POST', url: COUNTERPARTIES, body: counterpartyBody() })
-    const deleted = await t.request({ method: 'DELETE', url: `${COUNTERPARTIES}/${created.json().id}` })
+    const deleted = await t.request({ method: 'DELETE', url: `${COUNTERPARTIES}/${created.json().id}`, headers: { 'if-match': created.json().etag } })
     const health = await t.request({ method: 'GET', url: '/healthz', as: null })
     expect([list.statusCode, created.statusCode, deleted.statusCode, health.statusCode]).toEqual([200, 201, 204, 200])
     const ids = [list, created, deleted, health].map((response) => response.headers['request-id'])
@@ -165,10 +165,11 @@ describe('the error envelope {status, code, message, requestId, details[{code, f
 
   it('a deleted counterparty → 410 gone on GET, PATCH and DELETE, and it leaves the list', async () => {
     const counterparty = await createCounterparty(t)
-    expect((await t.request({ method: 'DELETE', url: `${COUNTERPARTIES}/${counterparty.id}` })).statusCode).toBe(204)
     const url = `${COUNTERPARTIES}/${counterparty.id}`
+    const ifMatch = { 'if-match': counterparty.etag }
+    expect((await t.request({ method: 'DELETE', url, headers: ifMatch })).statusCode).toBe(204)
     expectError(await t.request({ method: 'GET', url }), 410, 'gone')
-    expectError(await t.request({ method: 'DELETE', url }), 410, 'gone')
+    expectError(await t.request({ method: 'DELETE', url, headers: ifMatch }), 410, 'gone')
     const patch = await t.request({
       method: 'PATCH',
       url,
@@ -243,5 +244,22 @@ describe('500s leak nothing', () => {
     expect(retry.headers['idempotent-replayed']).toBeUndefined()
     const rows = await t.db.database.db.selectFrom('counterparties').select('id').where('legal_name', '=', 'Never Stored').execute()
     expect(rows).toEqual([])
+  })
+})
+
+describe('unknown query parameters', () => {
+  it('are a 400 naming the parameter, as unknown body fields are: a misspelt filter never answers unfiltered data', async () => {
+    const response = await t.request({ method: 'GET', url: '/financial-data/v2/transactions?acountId=01a1fddb-3315-741d-bf7b-572f2b720a5c' })
+    const body = expectError(response, 400, 'invalid_request')
+    expect(body.message).toBe('The query parameters failed validation')
+    expect(body.details).toEqual([{ code: 'unknown_field', field: 'acountId', error: 'is not a known field' }])
+  })
+
+  it('on every kind of route: lists, reads by id, actions', async () => {
+    const created = await createCounterparty(t)
+    for (const url of [`${COUNTERPARTIES}?limit=5&colour=red`, `${COUNTERPARTIES}/${created.id}?colour=red`]) {
+      const response = await t.request({ method: 'GET', url })
+      expect(expectError(response, 400, 'invalid_request').details).toEqual([{ code: 'unknown_field', field: 'colour', error: 'is not a known field' }])
+    }
   })
 })

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../src/db/database.js'
-import { BankConnectorError, bankConnectorFor, createSandboxBank, RETURNING_IBAN, type SandboxBank } from '../../src/financial-data/sandbox/index.js'
+import { BankConnectorError, createSandboxBank, sandboxConnectorFor, RETURNING_IBAN, type SandboxBank } from '../../src/financial-data/sandbox/index.js'
 import { addDays } from '../../src/financial-data/sandbox/calendar.js'
 import { createSandboxOrganization } from '../../src/organizations/organization.service.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
@@ -201,8 +201,8 @@ describe('submitting and executing', () => {
     const { organizationId, bank } = await setup()
     const other = await setup()
     await expect(database.transaction((trx) => bank.submit(trx, creditTransfer(organizationId, other.operating.id)))).rejects.toBeInstanceOf(BankConnectorError)
-    expect(await bankConnectorFor(database, database.db, other.operating.id)).toBeDefined()
-    expect(await bankConnectorFor(database, database.db, '01978a3c-0000-7000-8000-00000000dead')).toBeUndefined()
+    expect(await sandboxConnectorFor(database, database.db, other.operating.id)).toBeDefined()
+    expect(await sandboxConnectorFor(database, database.db, '01978a3c-0000-7000-8000-00000000dead')).toBeUndefined()
   })
 
   it('rolls the whole step back when the listener fails', async () => {
@@ -262,7 +262,7 @@ describe('the clock', () => {
 describe('the default bank', () => {
   it('is a connector other domains can resolve', async () => {
     const { operating } = await setup()
-    const connector = (await bankConnectorFor(database, database.db, operating.id)) as SandboxBank
+    const connector = (await sandboxConnectorFor(database, database.db, operating.id)) as SandboxBank
     expect(connector.name).toBe('sandbox')
     expect(await connector.today(database.db, operating.organization_id)).toBe(TODAY)
   })

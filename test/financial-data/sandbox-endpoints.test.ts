@@ -43,11 +43,26 @@ describe('sandbox-only', () => {
     }
   })
 
-  it('needs the sandbox:update permission', async () => {
+  it('lets a read-only key read the clock (accounts:read), but not move it or book on it (sandbox:update)', async () => {
     const reader = await t.newKey('read-only')
-    expect((await t.request({ method: 'GET', url: '/v1/sandbox/clock', as: reader })).statusCode).toBe(403)
-    expect((await advance({}, reader)).statusCode).toBe(403)
+    const clock = await t.request({ method: 'GET', url: '/v1/sandbox/clock', as: reader })
+    expect(clock.statusCode, clock.body).toBe(200)
+    expect(clock.json()).toMatchObject({ organizationId: t.owner.organizationId, today: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) })
+    for (const response of [await advance({}, reader), await inject({ accountId: eur, amount: { currency: 'EUR', value: 100 } }, reader)]) {
+      expect(response.statusCode).toBe(403)
+      expect(response.json()).toMatchObject({ code: 'forbidden', message: expect.stringContaining('sandbox:update') })
+    }
+    expect((await t.request({ method: 'GET', url: '/v1/sandbox/clock', as: reader })).json().today).toBe(clock.json().today)
     expect((await t.request({ method: 'GET', url: '/v1/sandbox/clock', as: null })).statusCode).toBe(401)
+  })
+
+  it('refuses the clock to a role without accounts:read (403)', async () => {
+    const role = await t.request({ method: 'POST', url: '/iam/v2/roles', body: { name: 'payments-only', permissions: ['credit_transfers:read'] } })
+    expect(role.statusCode, role.body).toBe(201)
+    const paymentsOnly = await t.newKey('payments-only')
+    const response = await t.request({ method: 'GET', url: '/v1/sandbox/clock', as: paymentsOnly })
+    expect(response.statusCode).toBe(403)
+    expect(response.json()).toMatchObject({ code: 'forbidden', message: expect.stringContaining('accounts:read') })
   })
 
   it('is documented in the OpenAPI', async () => {

@@ -13,6 +13,7 @@ export function recordingListener(): PaymentStatusListener & { reports: PaymentS
     async onPaymentStatus(_trx: unknown, report: PaymentStatusReport) {
       if (recorder.failOn?.(report)) throw new Error(`listener refuses ${report.status}`)
       recorder.reports.push(report)
+      return { from: report.status, to: report.status }
     },
   }
   return recorder

@@ -46,6 +46,28 @@ export function postStatement(
   })
 }
 
+/** Registers an own account at a real bank (POST /financial-data/v2/accounts) with the identifiers given; returns its id. */
+export async function registerAccount(
+  t: TestApp,
+  as: Credentials,
+  account: { currency: string; market: string; identifiers: Array<{ type: string; number: string }> },
+): Promise<string> {
+  const response = await t.request({
+    method: 'POST',
+    url: '/financial-data/v2/accounts',
+    as,
+    body: {
+      name: `${account.market} ${account.currency} account`,
+      market: account.market,
+      currency: account.currency,
+      bank: { name: `A bank in ${account.market}` },
+      identifiers: account.identifiers.map((identifier) => ({ market: account.market, ...identifier })),
+    },
+  })
+  if (response.statusCode !== 201) throw new Error(`account not registered: ${response.body}`)
+  return (response.json() as { id: string }).id
+}
+
 /** Rows of the tables an import writes: what a rejected import must leave unchanged. */
 export async function writtenRows(t: TestApp): Promise<{ transactions: number; balances: number; events: number }> {
   const db = t.db.database.db
@@ -60,6 +82,7 @@ export interface ListedTransaction {
   amount: { currency: string; value: number; stringValue: string }
   date: string
   valueDate: string
+  dateSource?: 'VALUE_DATE' | 'STATEMENT_DATE'
   description: string
   reference?: string
   references: { endToEndId?: string; mandateReference?: string; entryReference: string }
@@ -69,9 +92,16 @@ export interface ListedTransaction {
   returnReason?: { code: string; description?: string }
 }
 
+/** The transaction with this entry reference; fails naming those there are. */
+export function byReference(transactions: ListedTransaction[], entryReference: string): ListedTransaction {
+  const found = transactions.find((transaction) => transaction.references.entryReference === entryReference)
+  if (!found) throw new Error(`no transaction ${entryReference} in ${transactions.map((tx) => tx.references.entryReference).join(', ')}`)
+  return found
+}
+
 /** Statement fixtures are dated February–March 2026; the sandbox bank's own seeded history (references KTB…) is left out. */
-export async function listTransactions(t: TestApp, accountId: string): Promise<ListedTransaction[]> {
-  const response = await t.request({ method: 'GET', url: `/financial-data/v2/transactions?accountId=${accountId}&limit=500&date[lte]=2026-03-31` })
+export async function listTransactions(t: TestApp, accountId: string, as?: Credentials): Promise<ListedTransaction[]> {
+  const response = await t.request({ method: 'GET', ...(as ? { as } : {}), url: `/financial-data/v2/transactions?accountId=${accountId}&limit=500&date[lte]=2026-03-31` })
   return (response.json() as { items: ListedTransaction[] }).items.filter((item) => !item.references.entryReference.startsWith('KTB'))
 }
 

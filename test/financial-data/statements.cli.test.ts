@@ -1,19 +1,23 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Writable } from 'node:stream'
 import { Command, CommanderError } from 'commander'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { registerImportStatementCommand } from '../../src/cli/import-statement.js'
+import { generateCamt053 } from '../fixtures/camt/generate-camt053.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
 import { camtFixture, sandboxAccounts, writtenRows } from './statements-helpers.js'
 
 let t: TestApp
 let directory: string
 let statementFile: string
+let operatingIban: string
 
 beforeAll(async () => {
   t = await startTestApp()
   const accounts = await sandboxAccounts(t)
+  operatingIban = accounts.operating.iban
   directory = mkdtempSync(join(tmpdir(), 'kassa-statements-'))
   statementFile = join(directory, 'statement.xml')
   writeFileSync(statementFile, camtFixture('camt053-001-02-two-accounts.xml', { operating: accounts.operating.iban, payroll: accounts.payroll.iban }))
@@ -23,8 +27,24 @@ afterAll(async () => {
   rmSync(directory, { recursive: true, force: true })
 })
 
+/** A stream that collects what is written to it, a terminal or not. */
+function stderrStream(isTTY: boolean): { stream: NodeJS.WriteStream; written: () => string } {
+  let written = ''
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      written += chunk.toString()
+      done()
+    },
+  })
+  return { stream: Object.assign(stream, { isTTY, columns: 120 }) as unknown as NodeJS.WriteStream, written: () => written }
+}
+
 /** Runs `kassa import statement …` on the test database (left open afterwards); collects its output and exit code. */
 async function kassa(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return kassaWith({}, ...args)
+}
+
+async function kassaWith(options: { progress?: NodeJS.WriteStream }, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = ''
   let stderr = ''
   const program = new Command('kassa')
@@ -33,6 +53,7 @@ async function kassa(...args: string[]): Promise<{ code: number; stdout: string;
   registerImportStatementCommand(program, {
     openDatabase: async () => ({ ...t.db.database, close: async () => undefined }),
     write: (text) => (stdout += text),
+    ...options,
   })
   try {
     await program.parseAsync(['node', 'kassa', 'import', 'statement', ...args])
@@ -82,5 +103,30 @@ describe('kassa import statement FILE', () => {
     const noFile = await kassa(join(directory, 'missing.xml'), '--org', t.owner.organizationId)
     expect(noFile.code).toBe(1)
     expect(noFile.stderr).toContain('no such file')
+  })
+
+  it('shows its progress on a terminal while it reads and books a large statement, then what it booked, skipped and warns of', async () => {
+    const large = join(directory, 'large.xml')
+    // Dated before every statement imported so far: booked, with warnings.
+    writeFileSync(large, generateCamt053({ iban: operatingIban, entries: 1500, bookingDate: '2020-01-06', referencePrefix: 'CLI' }))
+    const terminal = stderrStream(true)
+    const first = await kassaWith({ progress: terminal.stream }, large, '--org', t.owner.organizationId)
+    expect(first.code).toBe(0)
+    expect(terminal.written()).toContain('reading and checking: 0.0 of 0.8 MiB')
+    // 1,500 entries, 30 of them batches split in three: 1,560 transactions.
+    expect(terminal.written()).toMatch(/booking: \d+\/1560 transactions/)
+    expect(first.stdout).toContain('1 statement(s), 1560 transaction(s) booked, 0 already present, 2 warning(s)')
+    // The account's history starts with the statement imported above, of 2026-03-02.
+    expect(first.stdout).toContain(
+      'Warnings:\n' +
+        '  Stmt[1] before_account_history: Statement CLI-2020-01-06 booked 1560 transactions dated 2020-01-06, before the earliest transaction the account had (2026-03-02)\n' +
+        '  Stmt[1] before_last_statement: Statement CLI-2020-01-06 booked 1560 transactions dated 2020-01-06, before the period of statement 20260302-OPERATING-0042 (2026-03-02) imported earlier',
+    )
+
+    const pipe = stderrStream(false)
+    const again = await kassaWith({ progress: pipe.stream }, large, '--org', t.owner.organizationId)
+    expect(again.stdout).toContain('0 transaction(s) booked, 1560 already present, 0 warning(s)')
+    expect(again.stdout).not.toContain('Warnings:')
+    expect(pipe.written()).toBe('')
   })
 })

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestApp, type TestApp } from '../support/test-app.js'
 import { generateCamt053 } from '../fixtures/camt/generate-camt053.js'
 import {
+  byReference,
   camtFixture,
   listBalances,
   listTransactions,
   postStatement,
   sandboxAccounts,
   writtenRows,
-  type ListedTransaction,
   type SandboxAccount,
 } from './statements-helpers.js'
 
@@ -21,12 +21,6 @@ beforeAll(async () => {
   accounts = await sandboxAccounts(t)
 })
 afterAll(() => t.close())
-
-function byReference(transactions: ListedTransaction[], entryReference: string): ListedTransaction {
-  const found = transactions.find((transaction) => transaction.references.entryReference === entryReference)
-  if (!found) throw new Error(`no transaction ${entryReference} in ${transactions.map((tx) => tx.references.entryReference).join(', ')}`)
-  return found
-}
 
 describe('camt.053.001.02: two accounts in one file', () => {
   let xml: string

@@ -100,14 +100,25 @@ describe('entries', () => {
     expect(body.details).toContainEqual(expect.objectContaining({ code: 'invalid_value', field: 'Stmt[1].Ntry[4].Amt' }))
   })
 
-  it('rejects a booked entry without a booking date', async () => {
-    const body = await rejected(twoAccounts.replace('<BookgDt>\n          <Dt>2026-03-02</Dt>\n        </BookgDt>', ''))
-    expect(body.details).toEqual([expect.objectContaining({ code: 'invalid_value', field: 'Stmt[1].Ntry[1].BookgDt' })])
+  it('rejects a booking date that is no date', async () => {
+    const body = await rejected(twoAccounts.replace('<BookgDt>\n          <Dt>2026-03-02</Dt>', '<BookgDt>\n          <Dt>2026-02-30</Dt>'))
+    expect(body.details).toEqual([expect.objectContaining({ code: 'invalid_value', field: 'Stmt[1].Ntry[1].BookgDt', error: expect.stringContaining("'2026-02-30' is not a date") })])
   })
 
   it('rejects two entries of one statement with the same reference', async () => {
     const body = await rejected(twoAccounts.replace('<AcctSvcrRef>2026030200012347</AcctSvcrRef>', '<AcctSvcrRef>2026030200012345</AcctSvcrRef>'))
     expect(body.details).toContainEqual(expect.objectContaining({ code: 'duplicate_reference', field: 'Stmt[1].Ntry[3]' }))
+  })
+
+  it('names the faults of the entries of a statement whose account is unknown before the account rule', async () => {
+    const body = await rejected(
+      twoAccounts.replaceAll(accounts.payroll.iban, IBANS.nl).replace('<Amt Ccy="EUR">5000.00</Amt>\n        <CdtDbtInd>CRDT</CdtDbtInd>', '<Amt Ccy="EUR">5000.00</Amt>'),
+    )
+    expect(body.details!.map((detail) => [detail.code, detail.field])).toEqual([
+      ['invalid_value', 'Stmt[2].Ntry[2].CdtDbtInd'],
+      ['unknown_account', 'Stmt[2].Acct.Id.IBAN'],
+    ])
+    expect(body.message).toContain('Stmt[2].Ntry[2].CdtDbtInd: is required (CRDT or DBIT)')
   })
 
   it('reports every problem of the file at once', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestApp, type TestApp } from '../support/test-app.js'
-import { CHAINS, MISSING_ID, createRole, createUser, expectError, expectStatus, patch, roleId } from './iam-helpers.js'
+import { CHAINS, MISSING_ID, createRole, createUser, expectError, expectStatus, patch, remove, roleId } from './iam-helpers.js'
 
 let t: TestApp
 let approverRoleId: string
@@ -172,11 +172,12 @@ describe('approval chains: update and delete', () => {
   it('deletes a chain softly: 410 afterwards, gone from the list', async () => {
     const created = await createChain({ name: 'Doomed' })
     const url = `${CHAINS}/${created.id}`
-    expectError(await t.request({ method: 'DELETE', url, headers: { 'if-match': 'version:7' } }), 412, 'precondition_failed')
-    expectStatus(await t.request({ method: 'DELETE', url, headers: { 'if-match': created.etag } }), 204)
+    expectError(await t.request({ method: 'DELETE', url }), 428, 'precondition_required')
+    expectError(await remove(t, url, 'version:7'), 412, 'precondition_failed')
+    expectStatus(await remove(t, url, created.etag), 204)
     expectError(await t.request({ method: 'GET', url }), 410, 'gone')
     expectError(await patch(t, url, 'version:2', [{ op: 'replace', path: '/name', value: 'x' }]), 410, 'gone')
-    expectError(await t.request({ method: 'DELETE', url }), 410, 'gone')
+    expectError(await remove(t, url, 'version:2'), 410, 'gone')
     const listed = (await t.request({ method: 'GET', url: CHAINS })).json<{ items: ChainJson[] }>().items
     expect(listed.map((item) => item.id)).not.toContain(created.id)
   })
@@ -189,7 +190,7 @@ describe('approval chains: authorization and tenancy', () => {
     expectStatus(await t.request({ method: 'GET', url: `${CHAINS}/${created.id}`, as: readOnly }), 200)
     expectError(await t.request({ method: 'POST', url: CHAINS, body: chain(), as: readOnly }), 403, 'forbidden')
     expectError(await patch(t, `${CHAINS}/${created.id}`, created.etag, [{ op: 'replace', path: '/name', value: 'x' }], readOnly), 403, 'forbidden')
-    expectError(await t.request({ method: 'DELETE', url: `${CHAINS}/${created.id}`, as: readOnly }), 403, 'forbidden')
+    expectError(await remove(t, `${CHAINS}/${created.id}`, created.etag, readOnly), 403, 'forbidden')
   })
 
   it("hides another organization's chains (404)", async () => {
@@ -197,7 +198,7 @@ describe('approval chains: authorization and tenancy', () => {
     const created = await createChain()
     expectError(await t.request({ method: 'GET', url: `${CHAINS}/${created.id}`, as: other }), 404, 'not_found')
     expectError(await patch(t, `${CHAINS}/${created.id}`, created.etag, [{ op: 'replace', path: '/name', value: 'x' }], other), 404, 'not_found')
-    expectError(await t.request({ method: 'DELETE', url: `${CHAINS}/${created.id}`, as: other }), 404, 'not_found')
+    expectError(await remove(t, `${CHAINS}/${created.id}`, created.etag, other), 404, 'not_found')
     expect((await t.request({ method: 'GET', url: CHAINS, as: other })).json().items).toEqual([])
   })
 })

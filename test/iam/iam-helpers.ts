@@ -68,6 +68,18 @@ export function patch(t: TestApp, url: string, etag: string, operations: unknown
   })
 }
 
+/** DELETE with the etag as If-Match, which deleting requires like any update (428 without it). */
+export function remove(t: TestApp, url: string, etag: string, as?: Credentials): Promise<LightMyRequestResponse> {
+  return t.request({ method: 'DELETE', url, headers: { 'if-match': etag }, as })
+}
+
+/** The current etag of the resource at `url`, read with a GET (200). */
+export async function currentEtag(t: TestApp, url: string, as?: Credentials): Promise<string> {
+  const response = await t.request({ method: 'GET', url, as })
+  expectStatus(response, 200)
+  return response.json<{ etag: string }>().etag
+}
+
 export async function roleId(t: TestApp, name: string, as: Credentials = t.owner): Promise<string> {
   const response = await t.request({ method: 'GET', url: ROLES, as })
   expectStatus(response, 200)

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestApp, type TestApp } from '../support/test-app.js'
-import { CHAINS, MISSING_ID, ROLES, USERS, createRole, createUser, expectError, expectStatus, member, patch, roleId, type RoleJson } from './iam-helpers.js'
+import { CHAINS, MISSING_ID, ROLES, USERS, createRole, createUser, expectError, expectStatus, member, patch, remove, roleId, type RoleJson } from './iam-helpers.js'
 
 let t: TestApp
 
@@ -109,7 +109,7 @@ describe('roles: update', () => {
     const role = (await t.request({ method: 'GET', url: `${ROLES}/${await roleId(t, 'read-only')}` })).json<RoleJson>()
     const body = expectError(await patch(t, `${ROLES}/${role.id}`, role.etag, [{ op: 'replace', path: '/permissions', value: [] }]), 409, 'conflict')
     expect(body.message).toMatch(/built-in role "read-only" is read-only/)
-    expectError(await t.request({ method: 'DELETE', url: `${ROLES}/${role.id}` }), 409, 'conflict')
+    expectError(await remove(t, `${ROLES}/${role.id}`, role.etag), 409, 'conflict')
   })
 
   it("applies a role's new permissions to its holders on their next request", async () => {
@@ -124,10 +124,11 @@ describe('roles: update', () => {
 describe('roles: delete', () => {
   it('deletes an unused role softly (410 after), and frees its name', async () => {
     const role = await createRole(t, 'short-lived', ['accounts:read'])
-    expectError(await t.request({ method: 'DELETE', url: `${ROLES}/${role.id}`, headers: { 'if-match': 'version:9' } }), 412, 'precondition_failed')
-    expectStatus(await t.request({ method: 'DELETE', url: `${ROLES}/${role.id}`, headers: { 'if-match': role.etag } }), 204)
+    expectError(await t.request({ method: 'DELETE', url: `${ROLES}/${role.id}` }), 428, 'precondition_required')
+    expectError(await remove(t, `${ROLES}/${role.id}`, 'version:9'), 412, 'precondition_failed')
+    expectStatus(await remove(t, `${ROLES}/${role.id}`, role.etag), 204)
     expectError(await t.request({ method: 'GET', url: `${ROLES}/${role.id}` }), 410, 'gone')
-    expectError(await t.request({ method: 'DELETE', url: `${ROLES}/${role.id}` }), 410, 'gone')
+    expectError(await remove(t, `${ROLES}/${role.id}`, 'version:2'), 410, 'gone')
     const names = (await t.request({ method: 'GET', url: ROLES })).json<{ items: RoleJson[] }>().items.map((item) => item.name)
     expect(names).not.toContain('short-lived')
     expect((await createRole(t, 'short-lived', [])).name).toBe('short-lived')
@@ -136,18 +137,18 @@ describe('roles: delete', () => {
   it('refuses to delete a role users hold, or one an approval chain names (409)', async () => {
     const held = await createRole(t, 'held', ['accounts:read'])
     const user = await createUser(t, { type: 'PROGRAMMATIC', name: 'Holder', roleId: held.id })
-    expect(expectError(await t.request({ method: 'DELETE', url: `${ROLES}/${held.id}` }), 409, 'conflict').message).toMatch(/held by 1 user/)
+    expect(expectError(await remove(t, `${ROLES}/${held.id}`, held.etag), 409, 'conflict').message).toMatch(/held by 1 user/)
 
     const named = await createRole(t, 'named', ['credit_transfers:approve'])
     const chain = await t.request({ method: 'POST', url: CHAINS, body: { name: 'Names a role', trigger: { currency: 'SEK' }, steps: [{ requiredRoleIds: [named.id] }] } })
     expectStatus(chain, 201)
-    expect(expectError(await t.request({ method: 'DELETE', url: `${ROLES}/${named.id}` }), 409, 'conflict').message).toMatch(/"Names a role"/)
+    expect(expectError(await remove(t, `${ROLES}/${named.id}`, named.etag), 409, 'conflict').message).toMatch(/"Names a role"/)
 
     // Once the holder is gone (deleted users keep pointing at their role), the role can go.
-    expectStatus(await t.request({ method: 'DELETE', url: `${USERS}/${user.id}` }), 204)
-    expectStatus(await t.request({ method: 'DELETE', url: `${ROLES}/${held.id}` }), 204)
-    expectStatus(await t.request({ method: 'DELETE', url: `${CHAINS}/${chain.json().id}` }), 204)
-    expectStatus(await t.request({ method: 'DELETE', url: `${ROLES}/${named.id}` }), 204)
+    expectStatus(await remove(t, `${USERS}/${user.id}`, user.etag), 204)
+    expectStatus(await remove(t, `${ROLES}/${held.id}`, held.etag), 204)
+    expectStatus(await remove(t, `${CHAINS}/${chain.json().id}`, chain.json().etag), 204)
+    expectStatus(await remove(t, `${ROLES}/${named.id}`, named.etag), 204)
   })
 })
 
@@ -158,7 +159,7 @@ describe('roles: authorization and tenancy', () => {
     const role = await createRole(t, 'guarded', [])
     expectError(await t.request({ method: 'POST', url: ROLES, body: { name: 'nope', permissions: [] }, as: readOnly }), 403, 'forbidden')
     expectError(await patch(t, `${ROLES}/${role.id}`, role.etag, [{ op: 'replace', path: '/name', value: 'n' }], readOnly), 403, 'forbidden')
-    expectError(await t.request({ method: 'DELETE', url: `${ROLES}/${role.id}`, as: readOnly }), 403, 'forbidden')
+    expectError(await remove(t, `${ROLES}/${role.id}`, role.etag, readOnly), 403, 'forbidden')
   })
 
   it("hides another organization's roles (404)", async () => {
@@ -166,7 +167,7 @@ describe('roles: authorization and tenancy', () => {
     const role = await createRole(t, 'ours', [])
     expectError(await t.request({ method: 'GET', url: `${ROLES}/${role.id}`, as: other }), 404, 'not_found')
     expectError(await patch(t, `${ROLES}/${role.id}`, role.etag, [{ op: 'replace', path: '/name', value: 'theirs' }], other), 404, 'not_found')
-    expectError(await t.request({ method: 'DELETE', url: `${ROLES}/${role.id}`, as: other }), 404, 'not_found')
+    expectError(await remove(t, `${ROLES}/${role.id}`, role.etag, other), 404, 'not_found')
     const theirs = (await t.request({ method: 'GET', url: ROLES, as: other })).json<{ items: RoleJson[] }>().items
     expect(theirs.map((item) => item.id)).not.toContain(role.id)
   })

@@ -7,10 +7,12 @@ import {
   createKey,
   createRole,
   createUser,
+  currentEtag,
   expectError,
   expectStatus,
   member,
   patch,
+  remove,
   roleId,
   type UserJson,
 } from './iam-helpers.js'
@@ -115,10 +117,14 @@ describe('users: delete', () => {
   it("deletes a user softly: 410 afterwards, its keys stop working at once", async () => {
     const user = await member(t, readOnlyRoleId, 'Leaver')
     expectStatus(await t.request({ method: 'GET', url: USERS, as: user }), 200)
-    expectStatus(await t.request({ method: 'DELETE', url: `${USERS}/${user.userId}` }), 204)
+    const etag = await currentEtag(t, `${USERS}/${user.userId}`)
+    expectError(await t.request({ method: 'DELETE', url: `${USERS}/${user.userId}` }), 428, 'precondition_required')
+    expectError(await remove(t, `${USERS}/${user.userId}`, 'version:9'), 412, 'precondition_failed')
+    expectStatus(await t.request({ method: 'GET', url: USERS, as: user }), 200)
+    expectStatus(await remove(t, `${USERS}/${user.userId}`, etag), 204)
     expectError(await t.request({ method: 'GET', url: USERS, as: user }), 401, 'unauthorized')
     expectError(await t.request({ method: 'GET', url: `${USERS}/${user.userId}` }), 410, 'gone')
-    expectError(await t.request({ method: 'DELETE', url: `${USERS}/${user.userId}` }), 410, 'gone')
+    expectError(await remove(t, `${USERS}/${user.userId}`, etag), 410, 'gone')
     expectError(await t.request({ method: 'POST', url: `${USERS}/${user.userId}/access-keys` }), 410, 'gone')
     const listed = (await t.request({ method: 'GET', url: USERS })).json<{ items: UserJson[] }>().items
     expect(listed.map((item) => item.id)).not.toContain(user.userId)
@@ -128,9 +134,9 @@ describe('users: delete', () => {
     const approver = await createUser(t, { type: 'PROGRAMMATIC', name: 'Named approver', roleId: readOnlyRoleId })
     const chain = await t.request({ method: 'POST', url: CHAINS, body: { name: 'Names a user', trigger: { currency: 'SEK' }, steps: [{ requiredUserIds: [approver.id] }] } })
     expectStatus(chain, 201)
-    expect(expectError(await t.request({ method: 'DELETE', url: `${USERS}/${approver.id}` }), 409, 'conflict').message).toMatch(/"Names a user"/)
-    expectStatus(await t.request({ method: 'DELETE', url: `${CHAINS}/${chain.json().id}` }), 204)
-    expectStatus(await t.request({ method: 'DELETE', url: `${USERS}/${approver.id}` }), 204)
+    expect(expectError(await remove(t, `${USERS}/${approver.id}`, approver.etag), 409, 'conflict').message).toMatch(/"Names a user"/)
+    expectStatus(await remove(t, `${CHAINS}/${chain.json().id}`, chain.json().etag), 204)
+    expectStatus(await remove(t, `${USERS}/${approver.id}`, approver.etag), 204)
   })
 })
 
@@ -141,7 +147,7 @@ describe('users: authorization and tenancy', () => {
     expectStatus(await t.request({ method: 'GET', url: `${USERS}/${user.id}`, as: readOnly }), 200)
     expectError(await t.request({ method: 'POST', url: USERS, body: { type: 'PROGRAMMATIC', name: 'x', roleId: readOnlyRoleId }, as: readOnly }), 403, 'forbidden')
     expectError(await patch(t, `${USERS}/${user.id}`, user.etag, [{ op: 'replace', path: '/name', value: 'x' }], readOnly), 403, 'forbidden')
-    expectError(await t.request({ method: 'DELETE', url: `${USERS}/${user.id}`, as: readOnly }), 403, 'forbidden')
+    expectError(await remove(t, `${USERS}/${user.id}`, user.etag, readOnly), 403, 'forbidden')
     expectError(await t.request({ method: 'POST', url: `${USERS}/${user.id}/access-keys`, as: readOnly }), 403, 'forbidden')
   })
 
@@ -150,7 +156,7 @@ describe('users: authorization and tenancy', () => {
     const user = await createUser(t, { type: 'PROGRAMMATIC', name: 'Ours', roleId: readOnlyRoleId })
     expectError(await t.request({ method: 'GET', url: `${USERS}/${user.id}`, as: other }), 404, 'not_found')
     expectError(await patch(t, `${USERS}/${user.id}`, user.etag, [{ op: 'replace', path: '/name', value: 'x' }], other), 404, 'not_found')
-    expectError(await t.request({ method: 'DELETE', url: `${USERS}/${user.id}`, as: other }), 404, 'not_found')
+    expectError(await remove(t, `${USERS}/${user.id}`, user.etag, other), 404, 'not_found')
     expectError(await t.request({ method: 'POST', url: `${USERS}/${user.id}/access-keys`, as: other }), 404, 'not_found')
     expectError(await t.request({ method: 'GET', url: `${USERS}/${user.id}/access-keys`, as: other }), 404, 'not_found')
   })
@@ -164,7 +170,7 @@ describe('users: authorization and tenancy', () => {
     const self = (await t.request({ method: 'GET', url: `${USERS}/${admin.userId}` })).json<UserJson>()
     expectError(await patch(t, `${USERS}/${admin.userId}`, self.etag, [{ op: 'replace', path: '/roleId', value: ownerRoleId }], admin), 403, 'forbidden')
     // An admin may not take an Owner's rights away, nor mint a key that acts as the Owner.
-    expectError(await t.request({ method: 'DELETE', url: `${USERS}/${t.owner.userId}`, as: admin }), 403, 'forbidden')
+    expectError(await remove(t, `${USERS}/${t.owner.userId}`, await currentEtag(t, `${USERS}/${t.owner.userId}`), admin), 403, 'forbidden')
     expectError(await t.request({ method: 'POST', url: `${USERS}/${t.owner.userId}/access-keys`, as: admin }), 403, 'forbidden')
 
     const userManagerRole = await createRole(t, 'user-manager', ['users:read', 'users:create', 'users:update', 'accounts:read'])
@@ -185,7 +191,7 @@ describe('the last Owner', () => {
       const keys = (await o.request({ method: 'GET', url: `${USERS}/${o.owner.userId}/access-keys` })).json<{ items: Array<{ id: string }> }>().items
       expect(keys).toHaveLength(1)
 
-      expect(expectError(await o.request({ method: 'DELETE', url: `${USERS}/${o.owner.userId}` }), 409, 'conflict').message).toMatch(/keep an Owner/)
+      expect(expectError(await remove(o, `${USERS}/${o.owner.userId}`, self.etag), 409, 'conflict').message).toMatch(/keep an Owner/)
       expectError(await patch(o, `${USERS}/${o.owner.userId}`, self.etag, [{ op: 'replace', path: '/roleId', value: admins }]), 409, 'conflict')
       expectError(await o.request({ method: 'DELETE', url: `${USERS}/${o.owner.userId}/access-keys/${keys[0]!.id}` }), 409, 'conflict')
       // Nothing changed: the Owner still acts.
@@ -193,12 +199,12 @@ describe('the last Owner', () => {
 
       // A human Owner without a key cannot act through the API, so it does not count.
       await createUser(o, { type: 'HUMAN', name: 'Co-owner', email: 'co@example.com', roleId: owners })
-      expectError(await o.request({ method: 'DELETE', url: `${USERS}/${o.owner.userId}` }), 409, 'conflict')
+      expectError(await remove(o, `${USERS}/${o.owner.userId}`, self.etag), 409, 'conflict')
 
       // With a second Owner holding a key, the first may step down.
       const second = await member(o, owners, 'Second owner')
       expectStatus(await patch(o, `${USERS}/${o.owner.userId}`, self.etag, [{ op: 'replace', path: '/roleId', value: admins }]), 200)
-      expectError(await o.request({ method: 'DELETE', url: `${USERS}/${second.userId}`, as: second }), 409, 'conflict')
+      expectError(await remove(o, `${USERS}/${second.userId}`, await currentEtag(o, `${USERS}/${second.userId}`), second), 409, 'conflict')
       const newKey = await createKey(o, second.userId, second)
       expectStatus(await o.request({ method: 'DELETE', url: `${USERS}/${second.userId}/access-keys/${newKey.id}`, as: second }), 204)
     } finally {
@@ -215,9 +221,10 @@ describe('concurrent changes to Owners', () => {
       const second = await member(o, owners, 'Second owner')
       // Both keys authenticated (and their grants cached) first, so the two deletions race in the database, not in authentication.
       expect((await o.request({ method: 'GET', url: `${USERS}/${o.owner.userId}`, as: second })).statusCode).toBe(200)
+      const etags = [await currentEtag(o, `${USERS}/${second.userId}`), await currentEtag(o, `${USERS}/${o.owner.userId}`)]
       const responses = await Promise.all([
-        o.request({ method: 'DELETE', url: `${USERS}/${second.userId}` }),
-        o.request({ method: 'DELETE', url: `${USERS}/${o.owner.userId}`, as: second }),
+        remove(o, `${USERS}/${second.userId}`, etags[0]!),
+        remove(o, `${USERS}/${o.owner.userId}`, etags[1]!, second),
       ])
       expect(responses.map((response) => response.statusCode).sort()).toEqual([204, 409])
       const survivors = (await o.db.database.db.selectFrom('users').select('id').where('deleted_at', 'is', null).where('role_id', '=', owners).execute()).length

@@ -27,7 +27,7 @@ function singleResourceRequests(): Array<[string, Omit<RequestOptions, 'as'>]> {
       [`GET counterparty ${ref}`, { method: 'GET', url: `${COUNTERPARTIES}/${ref}` }],
       [`GET counterparty events ${ref}`, { method: 'GET', url: `${COUNTERPARTIES}/${ref}/events` }],
       [`PATCH counterparty ${ref}`, { method: 'PATCH', url: `${COUNTERPARTIES}/${ref}`, body: aliasPatch, headers: ifMatch }],
-      [`DELETE counterparty ${ref}`, { method: 'DELETE', url: `${COUNTERPARTIES}/${ref}` }],
+      [`DELETE counterparty ${ref}`, { method: 'DELETE', url: `${COUNTERPARTIES}/${ref}`, headers: ifMatch }],
     ]),
     ...[account.id, 'external:mine-acct'].flatMap((ref): Array<[string, Omit<RequestOptions, 'as'>]> => [
       [`GET external account ${ref}`, { method: 'GET', url: `${EXTERNAL_ACCOUNTS}/${ref}` }],

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { counterpartyBody } from '../support/fixtures.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
-import { COUNTERPARTIES, EXTERNAL_ACCOUNTS, createCounterparty, listAll, patch } from './payments-helpers.js'
+import { COUNTERPARTIES, EXTERNAL_ACCOUNTS, createCounterparty, listAll, patch, remove } from './payments-helpers.js'
 
 let t: TestApp
 beforeAll(async () => {
@@ -38,22 +38,29 @@ describe('concurrent writes', () => {
     expect(events.items.map((event: { entityVersion: number }) => event.entityVersion)).toEqual([1, 2])
   })
 
-  it('DELETE: exactly one wins, the others find it gone (410), never a 412 without If-Match', async () => {
+  it('DELETE: exactly one wins, the others find it gone (410), not a 412 for the etag they all sent', async () => {
     const counterparty = await createCounterparty(t)
     const responses = await Promise.all(
-      Array.from({ length: PARALLEL }, () => t.request({ method: 'DELETE', url: `${COUNTERPARTIES}/${counterparty.id}` })),
+      Array.from({ length: PARALLEL }, () => remove(t, `${COUNTERPARTIES}/${counterparty.id}`, counterparty.etag)),
     )
     expect(statuses(responses)).toEqual([204, ...Array(PARALLEL - 1).fill(410)])
   })
 
-  it('PATCH racing DELETE: the delete always succeeds, the patch either lands first or finds it gone', async () => {
+  it('PATCH racing DELETE from one etag: exactly one wins; a PATCH that lands first makes the DELETE a 412', async () => {
     const counterparty = await createCounterparty(t)
     const url = `${COUNTERPARTIES}/${counterparty.id}`
     const [patched, deleted] = await Promise.all([
       patch(t, url, counterparty.etag, [{ op: 'replace', path: '/alias', value: 'late' }]),
-      t.request({ method: 'DELETE', url }),
+      remove(t, url, counterparty.etag),
     ])
-    expect(deleted.statusCode).toBe(204)
-    expect([200, 410]).toContain(patched.statusCode)
+    const read = await t.request({ method: 'GET', url })
+    if (patched.statusCode === 200) {
+      expect(deleted.statusCode).toBe(412)
+      expect(read.json()).toMatchObject({ alias: 'late', version: 2 })
+    } else {
+      expect(deleted.statusCode).toBe(204)
+      expect([410, 412]).toContain(patched.statusCode)
+      expect(read.statusCode).toBe(410)
+    }
   })
 })

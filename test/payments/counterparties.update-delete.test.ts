@@ -9,6 +9,7 @@ import {
   expectInvalidField,
   listAll,
   patch,
+  remove,
 } from './payments-helpers.js'
 
 let t: TestApp
@@ -155,14 +156,14 @@ describe('DELETE /payments/v2/counterparties/{id}', () => {
     ] }, org)
     const account = doomed.accounts[0]!
 
-    const deleted = await t.request({ method: 'DELETE', url: url(doomed), as: org })
+    const deleted = await remove(t, url(doomed), doomed.etag, org)
     expect(deleted.statusCode).toBe(204)
     expect(deleted.body).toBe('')
 
     for (const path of [url(doomed), `${COUNTERPARTIES}/external:doomed`]) {
       expectError(await t.request({ method: 'GET', url: path, as: org }), 410, 'gone')
       expectError(await patch(t, path, 'version:2', [{ op: 'replace', path: '/alias', value: 'x' }], org), 410, 'gone')
-      expectError(await t.request({ method: 'DELETE', url: path, as: org }), 410, 'gone')
+      expectError(await remove(t, path, doomed.etag, org), 410, 'gone')
     }
     for (const path of [`${EXTERNAL_ACCOUNTS}/${account.id}`, `${EXTERNAL_ACCOUNTS}/external:doomed-acct`]) {
       expectError(await t.request({ method: 'GET', url: path, as: org }), 410, 'gone')
@@ -178,24 +179,23 @@ describe('DELETE /payments/v2/counterparties/{id}', () => {
   it('refuses a stale If-Match with 412 and deletes with the current one', async () => {
     const counterparty = await createCounterparty(t)
     const updated = await patch(t, url(counterparty), counterparty.etag, [{ op: 'replace', path: '/alias', value: 'x' }])
-    const stale = await t.request({ method: 'DELETE', url: url(counterparty), headers: { 'if-match': counterparty.etag } })
-    expectError(stale, 412, 'precondition_failed')
+    expectError(await remove(t, url(counterparty), counterparty.etag), 412, 'precondition_failed')
     expect((await t.request({ method: 'GET', url: url(counterparty) })).statusCode).toBe(200)
-    const current = await t.request({ method: 'DELETE', url: url(counterparty), headers: { 'if-match': updated.json().etag } })
+    const current = await remove(t, url(counterparty), updated.json().etag)
     expect(current.statusCode).toBe(204)
   })
 
   it('keeps the externalId of a deleted counterparty: reuse is a 409, the lookup stays 410', async () => {
     const counterparty = await createCounterparty(t, { externalId: 'once' })
-    expect((await t.request({ method: 'DELETE', url: url(counterparty) })).statusCode).toBe(204)
+    expect((await remove(t, url(counterparty), counterparty.etag)).statusCode).toBe(204)
     const reuse = await t.request({ method: 'POST', url: COUNTERPARTIES, body: { legalName: 'Again', externalId: 'once' } })
     expectError(reuse, 409, 'external_id_taken')
     expectError(await t.request({ method: 'GET', url: `${COUNTERPARTIES}/external:once` }), 410, 'gone')
   })
 
   it('answers 404 for an unknown counterparty and 400 for a malformed id', async () => {
-    expectError(await t.request({ method: 'DELETE', url: `${COUNTERPARTIES}/external:never` }), 404, 'not_found')
-    expectInvalidField(await t.request({ method: 'DELETE', url: `${COUNTERPARTIES}/nope` }), 'id')
+    expectError(await remove(t, `${COUNTERPARTIES}/external:never`, 'version:1'), 404, 'not_found')
+    expectInvalidField(await remove(t, `${COUNTERPARTIES}/nope`, 'version:1'), 'id')
   })
 })
 
@@ -204,7 +204,7 @@ describe('GET /payments/v2/counterparties/{id}/events', () => {
     const admin = await t.newKey('admin')
     const counterparty = await createCounterparty(t)
     await patch(t, url(counterparty), 'version:1', [{ op: 'replace', path: '/alias', value: 'x' }], admin)
-    expect((await t.request({ method: 'DELETE', url: url(counterparty) })).statusCode).toBe(204)
+    expect((await remove(t, url(counterparty), 'version:2')).statusCode).toBe(204)
 
     const response = await t.request({ method: 'GET', url: `${url(counterparty)}/events` })
     expect(response.statusCode, response.body).toBe(200)

@@ -200,6 +200,13 @@ export async function eventsOf(t: TestApp, as: Credentials, kind: Kind, id: stri
   return listAll<EventJson>(t, `${BASE[kind]}/${id}/events`, as)
 }
 
+/** The bank never saw the payment: no instruction at the sandbox bank, and no SENT_TO_BANK event. */
+export async function expectNeverSent(t: TestApp, as: Credentials, kind: Kind, paymentId: string): Promise<void> {
+  expect((await eventsOf(t, as, kind, paymentId)).map((event) => event.name)).not.toContain('SENT_TO_BANK')
+  const instructions = await t.db.database.db.selectFrom('sandbox_instructions').select('id').where('payment_id', '=', paymentId).execute()
+  expect(instructions).toEqual([])
+}
+
 export async function balance(t: TestApp, as: Credentials, accountId: string, type: 'BOOKED' | 'AVAILABLE'): Promise<number> {
   const response = await t.request({ method: 'GET', url: `/financial-data/v2/accounts/${accountId}/balances?type=${type}&mostRecent=true`, as })
   expectStatus(response, 200)

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, type Database } from '../../src/db/database.js'
-import { buildApp } from '../../src/http/app.js'
+import { buildApp } from '../../src/app.js'
 import type { ApiApp } from '../../src/http/api-app.js'
 import type { Credentials } from '../../src/iam/index.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'

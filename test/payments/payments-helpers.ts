@@ -46,6 +46,11 @@ export function patch(
   })
 }
 
+/** DELETE with the etag as If-Match, which deleting requires like any update (428 without it). */
+export function remove(t: TestApp, url: string, etag: string, as?: Credentials): Promise<LightMyRequestResponse> {
+  return t.request({ method: 'DELETE', url, headers: { 'if-match': etag }, as })
+}
+
 /** Every item of a list, following nextToken until it is empty. */
 export async function listAll<T = Counterparty | ExternalAccount>(
   t: TestApp,

@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify'
-import { buildApp, type AppOptions } from '../../src/http/app.js'
+import { tmpdir } from 'node:os'
+import { buildApp, type AppOptions } from '../../src/app.js'
 import type { ApiApp } from '../../src/http/api-app.js'
 import type { Credentials } from '../../src/iam/index.js'
 import { createAccessKey } from '../../src/iam/index.js'
@@ -38,7 +39,8 @@ export async function startTestApp(
   const db = await createTestDatabase()
   const { idempotencyLeaseMilliseconds, authCacheMilliseconds, webhooks, paymentWorkerIntervalMilliseconds = 100, ...config } = overrides
   const app = await buildApp({
-    config: { rateLimitPerMinute: 100_000, maintenance: false, logLevel: 'silent', ...config },
+    // Connection directories are made under the system's temporary folder in tests.
+    config: { rateLimitPerMinute: 100_000, maintenance: false, logLevel: 'silent', bankFilesDir: tmpdir(), ...config },
     database: db.database,
     idempotencyLeaseMilliseconds,
     authCacheMilliseconds,

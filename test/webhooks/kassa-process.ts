@@ -3,7 +3,7 @@
  * database in DATABASE_URL, listening on loopback. Reports its port over IPC; closes on 'stop'.
  * The test kills it with SIGKILL mid-delivery and starts another on the same database.
  */
-import { buildApp } from '../../src/http/app.js'
+import { buildApp } from '../../src/app.js'
 import { openDatabase } from '../../src/db/database.js'
 
 async function main(): Promise<void> {

@@ -15,8 +15,8 @@ export interface Received {
   receivedAt: number
 }
 
-/** The status to answer with, or 'hang' to never answer. */
-export type Responder = (request: Received, index: number) => number | 'hang'
+/** The status to answer with (the body "ok"), a status and body, or 'hang' to never answer. */
+export type Responder = (request: Received, index: number) => number | { status: number; body: string } | 'hang'
 
 export interface Receiver {
   url: string
@@ -72,12 +72,13 @@ export async function startReceiver(respond: Responder = () => 200): Promise<Rec
       }
       const index = receiver.received.length
       receiver.received.push(entry)
-      const status = receiver.respond(entry, index)
-      if (status === 'hang') {
+      const answer = receiver.respond(entry, index)
+      if (answer === 'hang') {
         hanging.add(() => response.destroy())
       } else {
+        const { status, body } = typeof answer === 'number' ? { status: answer, body: 'ok' } : answer
         response.writeHead(status, status >= 300 && status < 400 ? { location: 'http://127.0.0.1:1/elsewhere' } : {})
-        response.end('ok')
+        response.end(body)
       }
       for (const waiter of [...waiters]) waiter()
     })
@@ -88,6 +89,6 @@ export async function startReceiver(respond: Responder = () => 200): Promise<Rec
 }
 
 /** True when the request's signature verifies with one of `keys` (the receiving application's check). */
-export function isSigned(received: Received, keys: string[]): boolean {
+export function isSigned(received: Received, keys: string[]): Promise<boolean> {
   return verifyWebhookSignature({ body: received.body, timestamp: received.timestamp, signatureHeader: received.signature, keys })
 }

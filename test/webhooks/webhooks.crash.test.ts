@@ -107,7 +107,7 @@ describe('webhook delivery survives kill -9', () => {
     await receiver.waitFor(() => everyEvent.every((key) => acknowledged.has(key)), 60_000)
 
     const keys = webhook.keys!.map((key) => key.signingKey)
-    expect(receiver.received.every((request) => isSigned(request, keys))).toBe(true)
+    expect(await Promise.all(receiver.received.map((request) => isSigned(request, keys)))).not.toContain(false)
     // A clean stop lets the worker record the outcomes of its last attempts.
     await new Promise<void>((resolve) => {
       second.child.once('exit', () => resolve())

@@ -12,6 +12,8 @@ export interface AccountsTable {
   bic: string | null
   identifiers: string
   fictive: number
+  /** The bank connection serving the account (its thirdPartyId), or null. */
+  connection_id: string | null
   metadata: string
   version: number
   created: string
@@ -26,6 +28,8 @@ export interface TransactionsTable {
   currency: string
   date: string
   value_date: string
+  /** Where `date` came from when the bank reported no booking date; null when it did. */
+  date_source: 'VALUE_DATE' | 'STATEMENT_DATE' | null
   description: string
   reference: string | null
   end_to_end_id: string | null
@@ -41,6 +45,19 @@ export interface TransactionsTable {
   version: number
   created: string
   updated: string
+}
+
+/** A statement imported for an account, with the days it covers: what a later statement is compared with. */
+export interface StatementImportsTable {
+  id: string
+  organization_id: string
+  account_id: string
+  /** Stmt/Id (Rpt/Id, Ntfctn/Id). */
+  statement_id: string
+  /** Its period (FrToDt), else the span of its entries' and balances' dates; null when it gives none. */
+  from_date: string | null
+  to_date: string | null
+  created: string
 }
 
 export interface BalancesTable {

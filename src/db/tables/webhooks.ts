@@ -53,4 +53,6 @@ export interface WebhookDeliveryAttemptsTable {
   status_code: number | null
   duration_ms: number
   error: string | null
+  /** Since migration 0009: the first 1,024 bytes of the answer as UTF-8 (issue 11). */
+  response_excerpt: string | null
 }

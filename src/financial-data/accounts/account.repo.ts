@@ -5,7 +5,11 @@ import { keysetAfter, type PageRequest } from '../../http/pagination.js'
 import { etagOf } from '../../http/preconditions.js'
 import type { ResourceRef } from '../../http/resource-ref.js'
 import type { AccountIdentifier } from '../../shared/common.schemas.js'
+import { accountNumberKey } from './account-numbers.js'
 import type { Account } from './account.schemas.js'
+
+/** What matching an account number needs of the account. */
+export type NumberedAccount = Pick<AccountsTable, 'id' | 'organization_id' | 'currency'>
 
 export function toAccount(row: AccountsTable): Account {
   return {
@@ -19,6 +23,7 @@ export function toAccount(row: AccountsTable): Account {
     bank: { name: row.bank_name, ...(row.bic !== null ? { bic: row.bic } : {}) },
     identifiers: JSON.parse(row.identifiers) as AccountIdentifier[],
     fictive: row.fictive === 1,
+    ...(row.connection_id !== null ? { thirdPartyId: row.connection_id } : {}),
     metadata: JSON.parse(row.metadata) as Record<string, string>,
     version: row.version,
     etag: etagOf(row.version),
@@ -28,9 +33,20 @@ export function toAccount(row: AccountsTable): Account {
 }
 
 export const accountRepo = {
-  /** The organization's account with this IBAN (statements are matched by it). */
-  async findByIban(db: Executor, organizationId: string, iban: string): Promise<AccountsTable | undefined> {
-    return db.selectFrom('accounts').selectAll().where('organization_id', '=', organizationId).where(containsText('identifiers', `"${iban}"`)).executeTakeFirst()
+  /**
+   * The organization's accounts under each of their account numbers (accountNumberKey), whatever the
+   * identifier's type: how a statement finds its account, and how registration finds a number taken.
+   */
+  async byNumber(db: Executor, organizationId: string): Promise<Map<string, NumberedAccount[]>> {
+    const rows = await db.selectFrom('accounts').select(['id', 'organization_id', 'currency', 'identifiers']).where('organization_id', '=', organizationId).execute()
+    const byNumber = new Map<string, NumberedAccount[]>()
+    for (const { identifiers, ...account } of rows) {
+      for (const identifier of JSON.parse(identifiers) as AccountIdentifier[]) {
+        const key = accountNumberKey(identifier.number)
+        byNumber.set(key, [...(byNumber.get(key) ?? []), account])
+      }
+    }
+    return byNumber
   },
 
   /** Writes alias and metadata if the account is still at `expectedVersion`; false when someone else wrote first. */
@@ -42,6 +58,16 @@ export const accountRepo = {
       .where('version', '=', expectedVersion)
       .executeTakeFirst()
     return Number(result.numUpdatedRows) === 1
+  },
+
+  /** The bank connection the account names (its thirdPartyId); null when none, undefined when there is no such account. */
+  async connectionIdOf(db: Executor, accountId: string): Promise<string | null | undefined> {
+    return (await db.selectFrom('accounts').select('connection_id').where('id', '=', accountId).executeTakeFirst())?.connection_id
+  },
+
+  /** Whether any account names the connection: such a connection cannot be deleted. */
+  async usesConnection(db: Executor, connectionId: string): Promise<boolean> {
+    return (await db.selectFrom('accounts').select('id').where('connection_id', '=', connectionId).limit(1).executeTakeFirst()) !== undefined
   },
 
   async insert(trx: Executor, row: AccountsTable): Promise<void> {

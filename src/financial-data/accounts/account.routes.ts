@@ -1,13 +1,13 @@
 import type { ApiApp } from '../../http/api-app.js'
 import { commandContext } from '../../http/command-context.js'
-import { JsonPatchBody, describeRules } from '../../http/json-patch.js'
+import { describeRules } from '../../http/json-patch.js'
 import { ListEnvelope } from '../../http/pagination.js'
 import { IfMatchHeaders, requireIfMatch } from '../../http/preconditions.js'
 import { parseResourceRef } from '../../http/resource-ref.js'
 import { errorResponses } from '../../http/route-schemas.js'
 import { IdParams } from '../../shared/common.schemas.js'
 import { createAccountService } from './account.service.js'
-import { ACCOUNT_PATCH_RULES, Account, AccountListQuery, CreateAccount } from './account.schemas.js'
+import { ACCOUNT_PATCH_RULES, Account, AccountListQuery, AccountPatchBody, CreateAccount } from './account.schemas.js'
 
 const tags = ['Accounts']
 
@@ -21,6 +21,9 @@ export function accountRoutes(app: ApiApp): void {
       schema: {
         tags,
         summary: "List the organization's own bank accounts",
+        description:
+          'Oldest first. Filters: currency, and identifier — an account number such as an IBAN, matched with spaces and ' +
+          'case ignored (spec: Typical flow 2, finding the source account of a payment).',
         querystring: AccountListQuery,
         response: { 200: ListEnvelope(Account), ...errorResponses(400, 403) },
       },
@@ -35,7 +38,10 @@ export function accountRoutes(app: ApiApp): void {
       schema: {
         tags,
         summary: 'Register an own account held at a real bank',
-        description: 'Its transactions and balances then come from statements imported at /financial-data/v2/statements, matched by IBAN.',
+        description:
+          'Its transactions and balances then come from statements imported at /financial-data/v2/statements, matched by ' +
+          'IBAN: 409 conflict when an account of the organization already has the IBAN, 409 external_id_taken when ' +
+          'the externalId is.',
         body: CreateAccount,
         response: { 201: Account, ...errorResponses(400, 403, 409, 413, 415, 422, 425) },
       },
@@ -50,6 +56,7 @@ export function accountRoutes(app: ApiApp): void {
       schema: {
         tags,
         summary: 'Get an own bank account',
+        description: '{id} is the account id or external:{externalId}. 404 when the organization has no such account.',
         params: IdParams,
         response: { 200: Account, ...errorResponses(400, 403, 404) },
       },
@@ -67,7 +74,7 @@ export function accountRoutes(app: ApiApp): void {
         description: `Allowed operations: ${describeRules(ACCOUNT_PATCH_RULES)}. Requires If-Match.`,
         params: IdParams,
         headers: IfMatchHeaders,
-        body: JsonPatchBody,
+        body: AccountPatchBody,
         response: { 200: Account, ...errorResponses(400, 403, 404, 412, 415, 422, 425, 428) },
       },
     },

@@ -12,7 +12,7 @@ import {
   Version,
 } from '../../shared/common.schemas.js'
 import { ListQueryProperties } from '../../http/pagination.js'
-import type { PatchRule } from '../../http/json-patch.js'
+import { JsonPatchBody, type PatchRule } from '../../http/json-patch.js'
 
 /** reference §2.2 — an account the organization holds at a bank. */
 export const Account = Type.Object({
@@ -29,6 +29,7 @@ export const Account = Type.Object({
   }),
   identifiers: Type.Array(AccountIdentifier),
   fictive: Type.Boolean({ description: 'True for accounts at the sandbox bank' }),
+  thirdPartyId: Type.Optional(Type.String({ format: 'uuid', description: 'The bank connection (/connectivity/v2/connections) through which Kassa pays from the account' })),
   metadata: Metadata,
   version: Version,
   etag: Etag,
@@ -56,10 +57,25 @@ export const CreateAccount = Type.Object(
       { additionalProperties: false },
     ),
     identifiers: Type.Array(AccountIdentifierInput, { minItems: 1, maxItems: 10 }),
+    connectionId: Type.Optional(Type.String({ format: 'uuid', description: 'A FILES connection of the organization: payments from the account go out in its files. Shown as thirdPartyId' })),
     externalId: Type.Optional(ExternalId),
     metadata: Type.Optional(Metadata),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        name: 'Business account',
+        alias: 'Operations',
+        market: 'DE',
+        currency: 'EUR',
+        bank: { name: 'Deutsche Kreditbank', bic: 'BYLADEM1001' },
+        identifiers: [{ market: 'DE', type: 'IBAN', number: 'DE02120300000000202051' }],
+        externalId: 'erp-account-1000',
+        metadata: { costCenter: '4711' },
+      },
+    ],
+  },
 )
 export type CreateAccount = Static<typeof CreateAccount>
 
@@ -77,3 +93,9 @@ export const ACCOUNT_PATCH_RULES: readonly PatchRule[] = [
   { op: 'replace', path: '/metadata/*' },
   { op: 'remove', path: '/metadata/*' },
 ]
+
+/** The PATCH body: a JSON Patch within ACCOUNT_PATCH_RULES. */
+export const AccountPatchBody = {
+  ...JsonPatchBody,
+  examples: [[{ op: 'add', path: '/alias', value: 'Payroll' }, { op: 'add', path: '/metadata/costCenter', value: '4711' }]],
+}

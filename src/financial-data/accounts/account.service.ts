@@ -1,3 +1,4 @@
+import { lockFilesConnection } from '../../connectivity/index.js'
 import type { Database } from '../../db/database.js'
 import { isUniqueViolation } from '../../db/errors.js'
 import { recordEvent } from '../../events/index.js'
@@ -13,6 +14,7 @@ import type { CommandContext } from '../../shared/command-context.js'
 import { newId } from '../../shared/ids.js'
 import { requireLive } from '../../shared/lookup.js'
 import { isCurrency } from '../../shared/money.js'
+import { accountNumberKey } from './account-numbers.js'
 import { accountRepo, toAccount } from './account.repo.js'
 import { ACCOUNT_PATCH_RULES, AccountEditable, type Account, type AccountListQuery, type CreateAccount } from './account.schemas.js'
 
@@ -37,16 +39,24 @@ export function createAccountService(database: Database) {
     /**
      * Registers an own account held at a real bank; its data then comes from imported statements.
      * @throws ApiError invalid_request (400: currency, IBAN), conflict (409: an account of this
-     * organization already has the IBAN — statements are matched by it), external_id_taken (409).
+     * organization already has one of its numbers, of whatever type — statements are matched by them,
+     * account-numbers.ts), external_id_taken (409), not_found (404: no such connection), invalid_request (400: a
+     * connection not of type FILES, or one without an IBAN among the identifiers).
      */
     async create(ctx: CommandContext, input: CreateAccount): Promise<Account> {
       if (!isCurrency(input.currency)) throw invalidField('currency', `${input.currency} is not an ISO 4217 currency`)
       const identifiers = normalizeIdentifiers(input.identifiers, 'identifiers')
+    // Its bank files name the account by IBAN (pain.001 DbtrAcct, pain.008 CdtrAcct).
+    if (input.connectionId && !identifiers.some((identifier) => identifier.type === 'IBAN')) {
+      throw invalidField('identifiers', 'must include an IBAN when the account is on a bank connection: its payment files name it')
+    }
       try {
         return await ctx.transaction(async (trx) => {
-          for (const identifier of identifiers.filter((candidate) => candidate.type === 'IBAN')) {
-            const clash = await accountRepo.findByIban(trx, ctx.actor.organizationId, identifier.number)
-            if (clash) throw new ApiError('conflict', `The account ${clash.id} already has the IBAN ${identifier.number}`)
+          if (input.connectionId) await lockFilesConnection(trx, ctx.actor.organizationId, input.connectionId, 'connectionId')
+          const taken = await accountRepo.byNumber(trx, ctx.actor.organizationId)
+          for (const identifier of identifiers) {
+            const [clash] = taken.get(accountNumberKey(identifier.number)) ?? []
+            if (clash) throw new ApiError('conflict', `The account ${clash.id} already has the ${identifier.type === 'IBAN' ? 'IBAN' : 'account number'} ${identifier.number}`)
           }
           const now = nowIso()
           const row = {
@@ -61,6 +71,7 @@ export function createAccountService(database: Database) {
             bic: input.bank.bic ?? null,
             identifiers: JSON.stringify(identifiers),
             fictive: 0,
+            connection_id: input.connectionId ?? null,
             metadata: JSON.stringify(input.metadata ?? {}),
             version: 1,
             created: now,

@@ -24,6 +24,11 @@ export function balanceRoutes(app: ApiApp): void {
       schema: {
         tags,
         summary: 'List balances, newest day first',
+        description:
+          'Balances of every own account, or of one with accountId (404 when the organization has no such account). ' +
+          'Filters: type (BOOKED, AVAILABLE), reportedType (OPEN, CLOSE, INTERIM), date[gte] and date[lte] on the ' +
+          "account's local date; mostRecent=true keeps only the latest balance of each account and type. A later " +
+          'report of the same account, type, reported type and day replaces the earlier one (its version grows).',
         querystring: BalanceListQuery,
         response: { 200: ListEnvelope(Balance), ...errorResponses(400, 403, 404) },
       },
@@ -38,7 +43,13 @@ export function balanceRoutes(app: ApiApp): void {
     '/financial-data/v2/balances/:id',
     {
       config: { permission: 'account_balances:read' },
-      schema: { tags, summary: 'Get a balance', params: IdParams, response: { 200: Balance, ...errorResponses(400, 403, 404) } },
+      schema: {
+        tags,
+        summary: 'Get a balance',
+        description: 'By its id (a UUID). 404 when the organization has no such balance.',
+        params: IdParams,
+        response: { 200: Balance, ...errorResponses(400, 403, 404) },
+      },
     },
     async (request) => service.get(request.actor!, uuidParam(request.params.id, 'id')),
   )
@@ -50,6 +61,9 @@ export function balanceRoutes(app: ApiApp): void {
       schema: {
         tags,
         summary: "An account's balances, newest day first; {id} '-' means every account",
+        description:
+          'As GET /financial-data/v2/balances with accountId: the same filters and order. {id} is an account id (404 when ' +
+          'the organization has no such account), or - for every account.',
         params: IdParams,
         querystring: AccountBalanceListQuery,
         response: { 200: ListEnvelope(Balance), ...errorResponses(400, 403, 404) },

@@ -6,7 +6,7 @@ import { newId } from '../../shared/ids.js'
 import { balanceRepo } from '../balances/balance.repo.js'
 import type { BalancesTable } from '../../db/schema.js'
 import { transactionRepo, toTransaction } from '../transactions/transaction.repo.js'
-import type { BankTransactionCode, ReturnReason, Transaction, TransactionCounterparty } from '../transactions/transaction.schemas.js'
+import type { BankTransactionCode, DateSource, ReturnReason, Transaction, TransactionCounterparty } from '../transactions/transaction.schemas.js'
 import { TRANSACTIONS } from '../transactions/transaction.service.js'
 
 /**
@@ -22,6 +22,8 @@ export interface BookedEntry {
   amount: number
   date: string
   valueDate: string
+  /** Where `date` came from when the bank reported no booking date. */
+  dateSource?: DateSource
   description: string
   reference?: string
   endToEndId?: string
@@ -47,6 +49,7 @@ export async function bookEntries(
     currency: account.currency,
     date: entry.date,
     value_date: entry.valueDate,
+    date_source: entry.dateSource ?? null,
     description: entry.description,
     reference: entry.reference ?? null,
     end_to_end_id: entry.endToEndId ?? null,

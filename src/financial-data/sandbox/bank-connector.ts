@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/database.js'
+import type { Address } from '../../shared/common.schemas.js'
 import type { Transaction } from '../transactions/transaction.schemas.js'
 import type { InstructionStatus, PaymentType } from './instruction-rules.js'
 
@@ -22,12 +23,20 @@ import type { InstructionStatus, PaymentType } from './instruction-rules.js'
  * - Lock order: a caller that locks its payment rows and then submits takes payment → bank; the
  *   bank's steps lock the bank first and then call the listener. A listener must only touch the
  *   payment the report is about.
+ * - A bank reached by files (connectivity/files-out) does not have the instruction until its file is
+ *   made: it acknowledges PENDING_SUBMISSION, and reports SENT (with the file's message id as the
+ *   instruction id) when it gathers the payment into a file. Until then the payment may be cancelled;
+ *   the payments domain then withdraws it (connectivity's withdrawQueuedPayment), taking payment → queue
+ *   as above, so the file-making step calls the listener before it claims the queued instructions.
  */
 
 export type { InstructionStatus, PaymentType } from './instruction-rules.js'
 
-/** The bank's statuses and Kassa's payment statuses share names: SENT means delivered, no answer yet. */
-export type BankStatus = InstructionStatus | 'SENT'
+/**
+ * The bank's statuses and Kassa's payment statuses share names: SENT means delivered, no answer yet;
+ * PENDING_SUBMISSION (an acknowledgement only) means queued for the bank's next file, not delivered yet.
+ */
+export type BankStatus = InstructionStatus | 'SENT' | 'PENDING_SUBMISSION'
 
 export interface PaymentInstruction {
   /** The Kassa payment this instructs (credit transfer or direct debit id): the idempotency key. */
@@ -42,13 +51,17 @@ export interface PaymentInstruction {
   /** The requested execution (credit transfer) or due (direct debit) date, yyyy-mm-dd. */
   executionDate: string
   /** The beneficiary (credit transfer) or debtor (direct debit). */
-  counterparty: { name: string; iban: string; bic?: string }
+  counterparty: { name: string; iban: string; bic?: string; address?: Address }
   /** Remittance information, unstructured. */
   reference?: string
   /** Travels with the payment to the booked entry: how the payment is reconciled. */
   endToEndId: string
   /** Direct debits: the mandate reference. */
   mandateReference?: string
+  /** Direct debits: the day the debtor signed the mandate, yyyy-mm-dd. */
+  mandateSignatureDate?: string
+  /** Direct debits: the first collection under the mandate (FRST) or a later one (RCUR). */
+  sequenceType?: 'FRST' | 'RCUR'
   /** SCT, SCT_INST, SDD_CORE, SDD_B2B… (informational; picks the bank transaction code). */
   scheme?: string
 }
@@ -70,11 +83,19 @@ export interface PaymentStatusReport {
   endToEndId: string
   /** The entry this change booked on the own account: the execution (EXECUTED) or the return (RETURNED). */
   transaction?: Transaction
+  /** What the bank's side says about the change, for the payment's event (e.g. the file it went in). */
+  message?: string
+}
+
+/** What a report did: the payment's status before and after (equal when the report was stale or impossible for it). */
+export interface AppliedReport {
+  from: string
+  to: string
 }
 
 /** Implemented by the payments domain: applies a bank's report to the payment, in the bank's transaction. */
 export interface PaymentStatusListener {
-  onPaymentStatus(trx: Executor, report: PaymentStatusReport): Promise<void>
+  onPaymentStatus(trx: Executor, report: PaymentStatusReport): Promise<AppliedReport>
 }
 
 export interface BankConnector {

@@ -4,6 +4,7 @@ export { seedSandboxBank } from './sandbox-seeding.js'
 export {
   BANK_ORIGINATOR,
   BankConnectorError,
+  type AppliedReport,
   paymentStatusListener,
   setPaymentStatusListener,
   type BankConnector,
@@ -15,7 +16,7 @@ export {
   type PaymentType,
 } from './bank-connector.js'
 export {
-  bankConnectorFor,
+  sandboxConnectorFor,
   createSandboxBank,
   sandboxBankOf,
   MAX_ADVANCE_DAYS,

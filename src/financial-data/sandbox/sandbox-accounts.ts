@@ -60,6 +60,7 @@ export async function openSandboxAccounts(trx: Executor, organizationId: string)
       bic: plan.bic,
       identifiers: JSON.stringify([{ market: plan.market, type: 'IBAN', number: iban }]),
       fictive: 1,
+      connection_id: null,
       metadata: '{}',
       version: 1,
       created: now,

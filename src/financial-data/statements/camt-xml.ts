@@ -1,10 +1,10 @@
-import { XMLParser } from 'fast-xml-parser'
-
-/** Reading the trees fast-xml-parser builds: elements that may repeat, nested children, text, offsets. */
+/**
+ * The trees xml-reader.ts builds of the elements it captures, and how camt-extract.ts reads them: an
+ * element with neither attributes nor children is its trimmed text; any other is a Node of its
+ * children by local name (an array when one repeats), its attributes as "@Name" and its text as "#text".
+ */
 
 export type Node = Record<string, unknown>
-/** Where fast-xml-parser keeps an element's position when captureMetaData is on. */
-const META = XMLParser.getMetaDataSymbol() as unknown as string
 
 export function isNode(value: unknown): value is Node {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -33,8 +33,4 @@ export function text(node: unknown, ...names: string[]): string | undefined {
   const value = child(node, ...names)
   const raw = typeof value === 'string' ? value : isNode(value) && typeof value['#text'] === 'string' ? value['#text'] : undefined
   return raw === undefined || raw === '' ? undefined : raw
-}
-
-export function offsetOf(node: unknown): number | undefined {
-  return isNode(node) ? (node[META] as { startIndex?: number } | undefined)?.startIndex : undefined
 }

@@ -3,6 +3,7 @@ import { parseDecimal } from '../../shared/money.js'
 import type { BookedEntry } from '../bookings/booking.service.js'
 import type { TransactionCounterparty } from '../transactions/transaction.schemas.js'
 import type { CamtEntry, CamtParty, CamtTransactionDetails } from './camt-model.js'
+import type { EntryDates } from './statement-rules.js'
 
 /**
  * A booked camt entry → the transactions the bookings interface stores.
@@ -39,21 +40,15 @@ function joined(lines: string[], separator: string): string | undefined {
 function counterpartyOf(party: CamtParty | undefined): TransactionCounterparty | undefined {
   if (!party) return undefined
   const iban = party.iban !== undefined ? normalizeIban(party.iban) : undefined
-  const hasAccount = iban !== undefined || party.otherAccountId !== undefined
-  const counterparty: TransactionCounterparty = {
-    ...(party.name !== undefined ? { name: party.name } : {}),
-    ...(hasAccount || party.bic !== undefined
-      ? {
-          account: {
-            ...(iban !== undefined && /^[A-Z]{2}/.test(iban) ? { market: iban.slice(0, 2) } : {}),
-            identifiers: iban !== undefined && /^[A-Z]{2}/.test(iban) ? [{ type: 'IBAN', market: iban.slice(0, 2), number: iban }] : [],
-            ...(party.bic !== undefined ? { bic: party.bic } : {}),
-            ...(party.otherAccountId !== undefined ? { rawIdentifier: party.otherAccountId } : {}),
-          },
-        }
-      : {}),
+  const market = iban !== undefined && /^[A-Z]{2}/.test(iban) ? iban.slice(0, 2) : undefined
+  const hasAccount = iban !== undefined || party.otherAccountId !== undefined || party.bic !== undefined
+  if (party.name === undefined && !hasAccount) return undefined
+  return {
+    name: party.name,
+    account: hasAccount
+      ? { market, identifiers: market !== undefined ? [{ type: 'IBAN', market, number: iban! }] : [], bic: party.bic, rawIdentifier: party.otherAccountId }
+      : undefined,
   }
-  return Object.keys(counterparty).length > 0 ? counterparty : undefined
 }
 
 /** The other party: the debtor of money in, the creditor of money out — of the original direction for a reversal. */
@@ -67,18 +62,35 @@ function bankCodeText(entry: CamtEntry): string | undefined {
   return [code.domain, code.family, code.subfamily].filter(Boolean).join('/') || code.proprietary?.code
 }
 
+type DetailFields = Pick<BookedEntry, 'reference' | 'endToEndId' | 'mandateReference' | 'counterparty' | 'returnReason'>
+
 /** Fields of one booked transaction that come from transaction details. */
-function detailFields(details: CamtTransactionDetails, incoming: boolean, reversal: boolean): Partial<BookedEntry> {
-  const counterparty = otherParty(details, incoming, reversal)
-  const reference = joined(details.unstructured, ' ') ?? joined(details.structuredReferences, ', ')
+function detailFields(details: CamtTransactionDetails, incoming: boolean, reversal: boolean): DetailFields {
+  const returnReason = details.returnReason
   return {
-    ...(reference !== undefined ? { reference } : {}),
-    ...(details.endToEndId !== undefined ? { endToEndId: details.endToEndId } : {}),
-    ...(details.mandateId !== undefined ? { mandateReference: details.mandateId } : {}),
-    ...(counterparty ? { counterparty } : {}),
-    ...(details.returnReason
-      ? { returnReason: { code: details.returnReason.code, ...(details.returnReason.additionalInfo ? { description: details.returnReason.additionalInfo } : {}) } }
-      : {}),
+    reference: joined(details.unstructured, ' ') ?? joined(details.structuredReferences, ', '),
+    endToEndId: details.endToEndId,
+    mandateReference: details.mandateId,
+    counterparty: otherParty(details, incoming, reversal),
+    returnReason: returnReason ? { code: returnReason.code, description: returnReason.additionalInfo || undefined } : undefined,
+  }
+}
+
+/** One booked transaction: every field in one place, absent ones undefined (JSON and the rows leave them out). */
+function bookedEntry(entry: CamtEntry, dates: EntryDates, entryReference: string, amount: number, description: string, fields: DetailFields): BookedEntry {
+  return {
+    entryReference,
+    amount,
+    date: dates.date,
+    valueDate: dates.valueDate,
+    dateSource: dates.dateSource,
+    description,
+    reference: fields.reference,
+    endToEndId: fields.endToEndId,
+    mandateReference: fields.mandateReference,
+    counterparty: fields.counterparty,
+    bankTransactionCode: entry.bankTransactionCode,
+    returnReason: fields.returnReason,
   }
 }
 
@@ -86,7 +98,11 @@ function describe(...candidates: Array<string | undefined>): string {
   return candidates.find((candidate) => candidate !== undefined && candidate.trim() !== '')?.trim() ?? ''
 }
 
-/** What identifies an entry for its hashed reference (see the module comment). */
+/**
+ * What identifies an entry for its hashed reference (see the module comment). Its dates are those the bank
+ * wrote: a date taken for a missing BookgDt is the statement's, and the same entry reported in another
+ * statement must keep its reference.
+ */
 function contentHash(entry: CamtEntry, amount: number): string {
   const code = entry.bankTransactionCode
   const content = [
@@ -144,51 +160,29 @@ export function entryReferenceOf(entry: CamtEntry, amount: number, occurrences: 
 }
 
 /** The transactions one booked entry becomes: itself, or one per transaction detail (see the module comment). */
-export function bookedEntriesOf(entry: CamtEntry, amount: number, entryReference: string, currency: string, exponent: number): BookedEntry[] {
+export function bookedEntriesOf(entry: CamtEntry, amount: number, entryReference: string, dates: EntryDates, currency: string, exponent: number): BookedEntry[] {
   const incoming = amount > 0 || (amount === 0 && entry.creditDebit === 'CRDT')
-  const date = entry.bookingDate!
-  const base = { date, valueDate: entry.valueDate ?? date, ...(entry.bankTransactionCode ? { bankTransactionCode: entry.bankTransactionCode } : {}) }
   const details = entry.details
   if (details.length > 1) {
     const parts = details.map((part) => signedAmount(part.amount, part.creditDebit ?? entry.creditDebit, currency, exponent))
     if (parts.every((part) => part !== undefined) && parts.reduce((sum, part) => sum + part, 0) === amount) {
       return details.map((part, index) => {
         const fields = detailFields(part, parts[index]! > 0 || (parts[index] === 0 && incoming), entry.reversal)
-        return {
-          ...base,
-          ...fields,
-          entryReference: `${entryReference}/${index + 1}`,
-          amount: parts[index]!,
-          description: describe(part.additionalInfo, joined(part.unstructured, ' '), entry.additionalInfo, fields.reference, fields.counterparty?.name, bankCodeText(entry)),
-        }
+        const description = describe(part.additionalInfo, joined(part.unstructured, ' '), entry.additionalInfo, fields.reference, fields.counterparty?.name, bankCodeText(entry))
+        return bookedEntry(entry, dates, `${entryReference}/${index + 1}`, parts[index]!, description, fields)
       })
     }
-    return [
-      {
-        ...base,
-        entryReference,
-        amount,
-        ...(entry.batchPaymentInformationId !== undefined ? { reference: entry.batchPaymentInformationId } : {}),
-        description: describe(entry.additionalInfo, `Batch of ${details.length} transactions`),
-      },
-    ]
+    const description = describe(entry.additionalInfo, `Batch of ${details.length} transactions`)
+    return [bookedEntry(entry, dates, entryReference, amount, description, { reference: entry.batchPaymentInformationId })]
   }
   const fields = details[0] ? detailFields(details[0], incoming, entry.reversal) : {}
-  return [
-    {
-      ...base,
-      ...fields,
-      entryReference,
-      amount,
-      description: describe(
-        entry.additionalInfo,
-        details[0]?.additionalInfo,
-        details[0] ? joined(details[0].unstructured, ' ') : undefined,
-        fields.reference,
-        fields.counterparty?.name,
-        bankCodeText(entry),
-      ),
-    },
-  ]
+  const description = describe(
+    entry.additionalInfo,
+    details[0]?.additionalInfo,
+    details[0] ? joined(details[0].unstructured, ' ') : undefined,
+    fields.reference,
+    fields.counterparty?.name,
+    bankCodeText(entry),
+  )
+  return [bookedEntry(entry, dates, entryReference, amount, description, fields)]
 }
-

@@ -1,45 +1,99 @@
-import type { Database } from '../../db/database.js'
+import { setImmediate as nextTurn } from 'node:timers/promises'
+import type { Database, Executor } from '../../db/database.js'
 import type { CommandContext } from '../../shared/command-context.js'
+import { nowIso } from '../../shared/clock.js'
+import { newId } from '../../shared/ids.js'
 import { toAmount } from '../../shared/money.js'
+import { accountRepo } from '../accounts/index.js'
 import { reportBalances } from '../bookings/balance-reports.js'
 import { bookEntries } from '../bookings/booking.service.js'
-import { parseCamt } from './camt-parser.js'
 import { statementRepo } from './statement.repo.js'
-import type { ImportedStatement, StatementImport } from './statement.schemas.js'
-import { planImport } from './statement.validation.js'
+import { readStatementFile, type ReadOptions, type StatementFile } from './statement-file.js'
+import { StatementWarnings } from './statement-warnings.js'
+import { BOOKING_BATCH } from './statement.limits.js'
+import type { ImportedStatement, ImportWarning, StatementImport } from './statement.schemas.js'
+import type { StatementPlan } from './statement.validation.js'
 
 /** Events of transactions booked from a statement are the bank's doing. */
 const BANK_ORIGINATOR = 'BANK'
 
+/** How far booking has gone: transactions of the file's plans handled (booked or found present), of all of them. */
+export type BookingProgress = (done: number, total: number) => void
+
+/**
+ * Books a statement's entries BOOKING_BATCH at a time, with a turn of the event loop between batches:
+ * better-sqlite3 runs each batch synchronously, and a hundred thousand entries in one go would leave
+ * every other request waiting. Returns how many transactions were new; `warnings` sees them.
+ */
+async function bookInBatches(trx: Executor, plan: StatementPlan, warnings: StatementWarnings, progress: (handled: number) => void): Promise<number> {
+  let booked = 0
+  for (const batch of plan.entries.batches(BOOKING_BATCH)) {
+    const transactions = await bookEntries(trx, plan.account, batch, BANK_ORIGINATOR)
+    warnings.booked(transactions)
+    booked += transactions.length
+    progress(batch.length)
+    await nextTurn()
+  }
+  return booked
+}
+
 export function createStatementService(database: Database) {
   return {
     /**
-     * Imports a bank statement file: books each statement's booked entries on the account its IBAN
-     * names and records its balances. Parsing and every check run before the one transaction that
-     * writes, so a rejected file leaves nothing behind; entries the account already has (same entry
-     * reference) are counted, not booked again, and balances replace the same day's report.
-     * @throws ApiError invalid_request (400): malformed XML, unsupported message, unknown account,
-     * currency mismatch, invalid entries or balances, sums that do not add up (details say where).
+     * Reads a statement file of the organization and checks it against its accounts (their numbers of
+     * every type); writes nothing.
+     * @throws ApiError invalid_request (400): malformed XML, a DOCTYPE, unsupported message, invalid
+     * entries or balances, sums that do not add up, unknown account or currency mismatch (details say
+     * where); payload_too_large (413): past the limits of statement.limits.ts.
      */
-    async import(ctx: CommandContext, xml: string): Promise<StatementImport> {
-      const message = parseCamt(xml)
-      const accounts = await statementRepo.accountsByIban(database.db, ctx.actor.organizationId)
-      const plans = planImport(message, accounts)
+    async read(organizationId: string, source: AsyncIterable<Uint8Array | string>, options?: ReadOptions): Promise<StatementFile> {
+      const accounts = await accountRepo.byNumber(database.db, organizationId)
+      return readStatementFile(source, accounts, options)
+    },
+
+    /**
+     * Imports a statement file `read` accepted: books each statement's booked entries on the account
+     * it names and records its balances and its period, all in one transaction, so a failure leaves
+     * nothing behind; entries the account already has (same entry reference) are counted, not booked
+     * again, and balances replace the same day's report. What deserves a look — dates taken for
+     * missing booking dates, a statement older than the account's history — is answered as warnings.
+     */
+    async import(ctx: CommandContext, file: StatementFile, onProgress?: BookingProgress): Promise<StatementImport> {
+      const { header, plans } = file
+      const total = plans.reduce((sum, plan) => sum + plan.entries.count, 0)
+      let done = 0
+      onProgress?.(done, total)
+      const progress = (handled: number) => {
+        done += handled
+        onProgress?.(done, total)
+      }
       return ctx.transaction(async (trx) => {
         const statements: ImportedStatement[] = []
+        const warnings: ImportWarning[] = []
         for (const plan of plans) {
-          const booked = await bookEntries(trx, plan.account, plan.entries, BANK_ORIGINATOR)
+          const statementWarnings = new StatementWarnings(await statementRepo.history(trx, plan.account))
+          const booked = await bookInBatches(trx, plan, statementWarnings, progress)
           await reportBalances(trx, plan.account, plan.balances)
+          await statementRepo.recordImport(trx, {
+            id: newId(),
+            organization_id: plan.account.organization_id,
+            account_id: plan.account.id,
+            statement_id: plan.statementId,
+            from_date: plan.period?.from ?? null,
+            to_date: plan.period?.to ?? null,
+            created: nowIso(),
+          })
+          warnings.push(...statementWarnings.warnings({ statementId: plan.statementId, accountId: plan.account.id, field: plan.path }))
           statements.push({
             statementId: plan.statementId,
             ...(plan.electronicSequenceNumber !== undefined ? { electronicSequenceNumber: plan.electronicSequenceNumber } : {}),
             accountId: plan.account.id,
-            iban: plan.iban,
+            ...(plan.iban !== undefined ? { iban: plan.iban } : { otherAccountId: plan.otherAccountId! }),
             currency: plan.account.currency,
             entriesFound: plan.entriesFound,
             entriesNotBooked: plan.entriesNotBooked,
-            transactionsBooked: booked.length,
-            transactionsAlreadyPresent: plan.entries.length - booked.length,
+            transactionsBooked: booked,
+            transactionsAlreadyPresent: plan.entries.count - booked,
             balances: plan.balances.map(({ code, type, reportedType, amount, localDate }) => ({
               code,
               type,
@@ -50,12 +104,13 @@ export function createStatementService(database: Database) {
           })
         }
         return {
-          messageType: `${message.kind}.${message.version}`,
-          ...(message.messageId !== undefined ? { messageId: message.messageId } : {}),
-          statementsFound: message.statements.length,
+          messageType: `${header.kind}.${header.version}`,
+          ...(header.messageId !== undefined ? { messageId: header.messageId } : {}),
+          statementsFound: header.statementsFound,
           transactionsBooked: statements.reduce((sum, statement) => sum + statement.transactionsBooked, 0),
           transactionsAlreadyPresent: statements.reduce((sum, statement) => sum + statement.transactionsAlreadyPresent, 0),
           statements,
+          warnings,
         }
       })
     },

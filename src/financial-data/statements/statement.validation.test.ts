@@ -5,9 +5,11 @@ import { planImport, type StatementAccount } from './statement.validation.js'
 
 const EUR_IBAN = 'DE89370400440532013000'
 const JPY_IBAN = 'GB29NWBK60161331926819'
+/** Keyed as accountRepo.byNumber keys them (accountNumberKey): a Swiss postal account registered as 30-38162-5. */
 const accounts = new Map<string, StatementAccount[]>([
   [EUR_IBAN, [{ id: 'eur-account', organization_id: 'org', currency: 'EUR' }]],
   [JPY_IBAN, [{ id: 'jpy-account', organization_id: 'org', currency: 'JPY' }]],
+  ['30381625', [{ id: 'chf-account', organization_id: 'org', currency: 'CHF' }]],
 ])
 
 function bal(code: string, amount: string, currency = 'EUR', indicator = 'CRDT', date = '<Dt>2026-03-02</Dt>'): string {
@@ -18,8 +20,8 @@ function ntry(amount: string, indicator: string, inner = '', currency = 'EUR'): 
   return `<Ntry><Amt Ccy="${currency}">${amount}</Amt><CdtDbtInd>${indicator}</CdtDbtInd><Sts>BOOK</Sts><BookgDt><Dt>2026-03-02</Dt></BookgDt>${inner}</Ntry>`
 }
 
-function statement(content: string, iban = EUR_IBAN, id = 'S-1'): string {
-  return `<Stmt><Id>${id}</Id><Acct><Id><IBAN>${iban}</IBAN></Id></Acct>${content}</Stmt>`
+function statement(content: string, iban = EUR_IBAN, id = 'S-1', head = ''): string {
+  return `<Stmt><Id>${id}</Id>${head}<Acct><Id><IBAN>${iban}</IBAN></Id></Acct>${content}</Stmt>`
 }
 
 function plan(...statements: string[]) {
@@ -112,6 +114,44 @@ describe('amounts and balances', () => {
   })
 })
 
+describe('dates', () => {
+  const entry = (dates: string, reference: string) => `<Ntry><Amt Ccy="EUR">1.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts>BOOK</Sts>${dates}<AcctSvcrRef>${reference}</AcctSvcrRef></Ntry>`
+
+  it('books a date with a time zone on the local date written', () => {
+    const [result] = plan(statement(bal('OPBD', '1.00', 'EUR', 'CRDT', '<Dt>2017-04-01+02:00</Dt>') + entry('<BookgDt><Dt>2017-04-01+02:00</Dt></BookgDt><ValDt><Dt>2017-04-03Z</Dt></ValDt>', 'A')))
+    expect(result!.entries).toEqual([expect.objectContaining({ date: '2017-04-01', valueDate: '2017-04-03' })])
+    expect(result!.entries[0]).not.toHaveProperty('dateSource')
+    expect(result!.balances).toEqual([expect.objectContaining({ code: 'OPBD', localDate: '2017-04-01' })])
+    expect(problems(statement(entry('<BookgDt><Dt>2017-04-31+02:00</Dt></BookgDt>', 'B')))).toEqual([
+      expect.objectContaining({ field: 'Stmt[1].Ntry[1].BookgDt', error: expect.stringContaining("'2017-04-31' is not a date") }),
+    ])
+  })
+
+  it("books an entry without BookgDt on its value date, else on the statement's date — the end of its period, else its creation", () => {
+    const period = '<CreDtTm>2026-03-31T05:00:00+02:00</CreDtTm><FrToDt><FrDtTm>2026-03-30T00:00:00+02:00</FrDtTm><ToDtTm>2026-03-30T23:59:59+02:00</ToDtTm></FrToDt>'
+    const [result] = plan(statement(entry('<ValDt><Dt>2026-03-31</Dt></ValDt>', 'A') + entry('', 'B'), EUR_IBAN, 'S-1', period))
+    expect(result!.entries).toEqual([
+      expect.objectContaining({ entryReference: 'A', date: '2026-03-31', valueDate: '2026-03-31', dateSource: 'VALUE_DATE' }),
+      expect.objectContaining({ entryReference: 'B', date: '2026-03-30', valueDate: '2026-03-30', dateSource: 'STATEMENT_DATE' }),
+    ])
+    expect(result!.period).toEqual({ from: '2026-03-30', to: '2026-03-30' })
+    const [created] = plan(statement(entry('', 'C'), EUR_IBAN, 'S-1', '<CreDtTm>2026-03-31T05:00:00+02:00</CreDtTm>'))
+    expect(created!.entries).toEqual([expect.objectContaining({ date: '2026-03-31', dateSource: 'STATEMENT_DATE' })])
+  })
+
+  it('refuses a booked entry that has no date to take, or a value date that is none', () => {
+    expect(problems(statement(entry('', 'A')))).toEqual([expect.objectContaining({ code: 'required', field: 'Stmt[1].Ntry[1].BookgDt', error: expect.stringContaining('without a value date') })])
+    expect(problems(statement(entry('<ValDt><Dt>31.03.2026</Dt></ValDt>', 'A')))).toEqual([expect.objectContaining({ code: 'invalid_value', field: 'Stmt[1].Ntry[1].ValDt' })])
+  })
+
+  it('keeps the reference of an entry whatever date it took: the one the bank wrote is hashed', () => {
+    const unreferenced = '<Ntry><Amt Ccy="EUR">1.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts>BOOK</Sts></Ntry>'
+    const [first] = plan(statement(unreferenced, EUR_IBAN, 'S-1', '<CreDtTm>2026-03-02T22:00:00Z</CreDtTm>'))
+    const [later] = plan(statement(unreferenced, EUR_IBAN, 'S-2', '<CreDtTm>2026-03-03T06:00:00Z</CreDtTm>'))
+    expect(later!.entries[0]!.entryReference).toBe(first!.entries[0]!.entryReference)
+  })
+})
+
 describe('batched entries', () => {
   const part = (amount: string, name: string, currency = 'EUR') =>
     `<TxDtls><Refs><EndToEndId>E-${name}</EndToEndId></Refs><Amt Ccy="${currency}">${amount}</Amt><CdtDbtInd>DBIT</CdtDbtInd><RltdPties><Cdtr><Nm>${name}</Nm></Cdtr></RltdPties></TxDtls>`
@@ -133,11 +173,44 @@ describe('batched entries', () => {
 })
 
 describe('statements', () => {
-  it('rejects a statement without an IBAN, an unknown IBAN, and no statement at all', () => {
-    const noIban = problems('<Stmt><Id>S</Id><Acct><Id><Othr><Id>12345</Id></Othr></Id></Acct></Stmt>')
-    expect(noIban).toEqual([expect.objectContaining({ code: 'required', field: 'Stmt[1].Acct.Id.IBAN', error: expect.stringContaining('12345') })])
-    expect(problems(statement('', 'NL91ABNA0417164300'))).toEqual([expect.objectContaining({ code: 'unknown_account' })])
+  it('rejects a statement that names no account, an unknown IBAN or other number, and no statement at all', () => {
+    expect(problems('<Stmt><Id>S</Id><Acct><Ccy>EUR</Ccy></Acct></Stmt>')).toEqual([expect.objectContaining({ code: 'required', field: 'Stmt[1].Acct.Id' })])
+    const unknownOther = problems('<Stmt><Id>S</Id><Acct><Id><Othr><Id>12345</Id></Othr></Id></Acct></Stmt>')
+    expect(unknownOther).toEqual([expect.objectContaining({ code: 'unknown_account', field: 'Stmt[1].Acct.Id.Othr.Id', error: expect.stringContaining('account number 12345') })])
+    expect(problems(statement('', 'NL91ABNA0417164300'))).toEqual([expect.objectContaining({ code: 'unknown_account', field: 'Stmt[1].Acct.Id.IBAN' })])
     expect(problems()).toEqual([expect.objectContaining({ code: 'required', field: 'Stmt' })])
+  })
+
+  it('matches an account named by Othr/Id to the account registered with that number, however either is formatted', () => {
+    for (const written of ['30-38162-5', '30381625', '30 38162 5']) {
+      const [result] = plan(`<Stmt><Id>S</Id><Acct><Id><Othr><Id>${written}</Id><SchmeNm><Cd>BBAN</Cd></SchmeNm></Othr></Id><Ccy>CHF</Ccy></Acct>${ntry('1.00', 'CRDT', '', 'CHF')}</Stmt>`)
+      expect(result).toMatchObject({ account: { id: 'chf-account' }, otherAccountId: written, entries: [{ amount: 100 }] })
+      expect(result).not.toHaveProperty('iban')
+    }
+  })
+
+  it("reports the faults of a statement's entries and balances first, then the account rule", () => {
+    const faults = problems(
+      statement(bal('OPBD', '10.00') + ntry('1.00', '') + ntry('2.00', 'DBIT', '', 'USD') + bal('CLBD', '7.00', 'EUR', 'CRDT', '<Dt>2026-02-30</Dt>'), 'NL91ABNA0417164300', 'S-9', ''),
+    )
+    expect(faults.map(({ code, field }) => [code, field])).toEqual([
+      ['invalid_value', 'Stmt[1].Ntry[1].CdtDbtInd'],
+      ['currency_mismatch', 'Stmt[1].Ntry[2].Amt'],
+      ['invalid_value', 'Stmt[1].Bal[2].Dt'],
+      ['unknown_account', 'Stmt[1].Acct.Id.IBAN'],
+    ])
+    // Without Acct/Ccy or a known account, the statement is in the currency of its first amount.
+    expect(faults[1]!.error).toMatch(/^is in USD, but statement S-9 is in EUR/)
+  })
+
+  it('checks the sums of a statement of an unknown account, and reports an account in another currency after them', () => {
+    const unknown = problems(statement(bal('OPBD', '10.00') + bal('CLBD', '9.00') + ntry('2.00', 'DBIT'), 'NL91ABNA0417164300'))
+    expect(unknown.map(({ code }) => code)).toEqual(['balance_mismatch', 'unknown_account'])
+    const yen = problems(`<Stmt><Id>S</Id><Acct><Id><IBAN>${JPY_IBAN}</IBAN></Id><Ccy>EUR</Ccy></Acct>${ntry('2.005', 'DBIT')}</Stmt>`)
+    expect(yen.map(({ code, field }) => [code, field])).toEqual([
+      ['invalid_value', 'Stmt[1].Ntry[1].Amt'],
+      ['currency_mismatch', 'Stmt[1].Acct.Ccy'],
+    ])
   })
 
   it('matches IBANs written with spaces or in lower case', () => {

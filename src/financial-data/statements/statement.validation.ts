@@ -1,228 +1,235 @@
-import type { AccountsTable } from '../../db/schema.js'
-import { ApiError, type ErrorDetail } from '../../http/errors.js'
-import { currencyExponent, formatMinorUnits, parseDecimal } from '../../shared/money.js'
+import { formatMinorUnits } from '../../shared/money.js'
+import type { NumberedAccount } from '../accounts/index.js'
 import type { BookedEntry, ReportedBalance } from '../bookings/booking.service.js'
-import type { CamtBalance, CamtEntry, CamtMessage, CamtStatement } from './camt-model.js'
-import { bookedEntriesOf, entryReferenceOf, normalizeIban } from './statement-entries.js'
+import type { CamtSink, CamtStatementHead } from './camt-parser.js'
+import { MESSAGE_KINDS, type CamtBalance, type CamtEntry, type CamtKind, type CamtMessage } from './camt-model.js'
+import { MemoryBudget, stringBytes } from './memory-budget.js'
+import { PlannedEntries } from './planned-entries.js'
+import { matchAccount, type AccountMatch } from './statement-account.js'
+import { bookedEntriesOf, entryReferenceOf } from './statement-entries.js'
+import { checkedAmount, entryDatesOf, isDate, NOT_BOOKED_STATUSES, planBalance, Problems, statementContext, statementDateOf, type StatementContext } from './statement-rules.js'
+import { MAX_PLAN_BYTES, statementTooLarge } from './statement.limits.js'
 
 /**
- * The rules a statement file must pass before anything of it is written, and its translation into
- * what the bookings interface stores (entries: statement-entries.ts). Every problem found is reported
- * (up to MAX_DETAILS), each with the path of the element at fault ("Stmt[1].Ntry[3].Amt") and its line.
+ * The rules a statement file must pass before anything of it is written (statement-rules.ts), and its
+ * translation into what the bookings interface stores (entries: statement-entries.ts). Every problem
+ * found is reported, each with the path of the element at fault ("Stmt[1].Ntry[3].Amt") and its line.
+ * A statement's entries and balances are checked whether or not it names a known account, and the
+ * account rule (statement-account.ts) is reported after them: when a file has several faults, the
+ * real ones of its content are not hidden behind it (issue 12).
  */
 
-const MAX_DETAILS = 50
+/** A Map entry's share of its table, beside its key. */
+const INDEX_ENTRY_BYTES = 32
 
-export type StatementAccount = Pick<AccountsTable, 'id' | 'organization_id' | 'currency'>
+export type StatementAccount = NumberedAccount
 
 export interface PlannedBalance extends ReportedBalance {
   /** The ISO 20022 balance type code it came from (OPBD, CLBD, …). */
   code: string
 }
 
-export interface StatementPlan {
+export interface StatementPlan extends Pick<AccountMatch, 'iban' | 'otherAccountId'> {
   statementId: string
   electronicSequenceNumber?: string
-  iban: string
+  /** Where the statement is in the file, e.g. "Stmt[2]". */
+  path: string
   account: StatementAccount
+  /** The days it covers (periodOf). */
+  period?: { from: string; to: string }
   entriesFound: number
   entriesNotBooked: number
-  entries: BookedEntry[]
+  entries: PlannedEntries
   balances: PlannedBalance[]
 }
 
-/** Balance type codes Kassa records, and as what. PRCD is the previous statement's closing balance. */
-const BALANCE_TYPES: Record<string, Pick<ReportedBalance, 'type' | 'reportedType'>> = {
-  OPBD: { type: 'BOOKED', reportedType: 'OPEN' },
-  CLBD: { type: 'BOOKED', reportedType: 'CLOSE' },
-  ITBD: { type: 'BOOKED', reportedType: 'INTERIM' },
-  PRCD: { type: 'BOOKED', reportedType: 'CLOSE' },
-  OPAV: { type: 'AVAILABLE', reportedType: 'OPEN' },
-  CLAV: { type: 'AVAILABLE', reportedType: 'CLOSE' },
-  ITAV: { type: 'AVAILABLE', reportedType: 'INTERIM' },
+interface StatementInProgress {
+  statement: CamtStatementHead
+  name: string
+  problemsBefore: number
+  match: AccountMatch
+  context: StatementContext
+  /** The date of an entry that has neither BookgDt nor ValDt (statement-rules.ts). */
+  statementDate?: string
+  balances: CamtBalance[]
+  entriesFound: number
+  notBooked: number
+  bookedSum: number
+  /** The earliest and latest booking date of its booked entries. */
+  firstDate?: string
+  lastDate?: string
+  entries: PlannedEntries
+  /** Entry reference → the offset of the entry that has it, to name it when another repeats it. */
+  referencedAt: Map<string, number | undefined>
+  occurrences: Map<string, number>
 }
 
-const NOT_BOOKED_STATUSES = new Set(['PDNG', 'INFO', 'FUTR'])
-
-class Problems {
-  readonly details: ErrorDetail[] = []
-  total = 0
-  constructor(private readonly message: CamtMessage) {}
-
-  add(code: string, field: string, error: string, offset?: number): void {
-    this.total += 1
-    if (this.details.length >= MAX_DETAILS) return
-    const position = this.message.lineOf(offset)
-    this.details.push({ code, field, error: position ? `${error} (line ${position.line})` : error })
-  }
-
-  throwIfAny(): void {
-    if (this.total === 0) return
-    const [first] = this.details
-    const more = this.total > 1 ? ` (and ${this.total - 1} more problem${this.total > 2 ? 's' : ''})` : ''
-    throw new ApiError('invalid_request', `The statement file was rejected: ${first!.field}: ${first!.error}${more}`, this.details)
-  }
+/**
+ * The days a statement covers: its FrToDt when it gives both ends; else the span of its booked
+ * entries' dates; else, for a statement without entries, the day of its closing balance (an opening or
+ * previous closing balance is often dated the day before).
+ */
+function periodOf(current: StatementInProgress, balances: readonly PlannedBalance[]): StatementPlan['period'] {
+  const { from, to } = current.statement.period ?? {}
+  if (isDate(from) && isDate(to)) return { from, to }
+  if (current.firstDate !== undefined && current.lastDate !== undefined) return { from: current.firstDate, to: current.lastDate }
+  const closing = balances.find((balance) => balance.code === 'CLBD' || balance.code === 'CLAV')
+  return closing ? { from: closing.localDate, to: closing.localDate } : undefined
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
+/**
+ * Validates a message part by part, as camt-parser.ts delivers it, and turns each statement into the
+ * entries and balances to store; writes nothing. What it keeps is the plan, counted against `budget`:
+ * each entry is checked and translated as it arrives and then left to the garbage collector.
+ */
+export class ImportPlanner implements CamtSink {
+  private readonly problems: Problems
+  private readonly plans: StatementPlan[] = []
+  private statements = 0
+  private current: StatementInProgress | undefined
 
-/** Dates seen valid: a statement repeats a handful of dates over thousands of entries. */
-const validDates = new Set<string>()
+  /** `accounts`: the organization's accounts by account number (accountNumberKey). */
+  constructor(
+    private readonly accounts: ReadonlyMap<string, StatementAccount[]>,
+    lineOf: CamtMessage['lineOf'],
+    private readonly budget: MemoryBudget,
+  ) {
+    this.problems = new Problems(lineOf)
+  }
 
-function isDate(value: string | undefined): value is string {
-  if (value === undefined) return false
-  if (validDates.has(value)) return true
-  if (!ISO_DATE.test(value)) return false
-  const date = new Date(`${value}T00:00:00Z`)
-  if (Number.isNaN(date.getTime()) || !date.toISOString().startsWith(value)) return false
-  if (validDates.size > 10_000) validDates.clear()
-  validDates.add(value)
-  return true
-}
+  statement(statement: CamtStatementHead): void {
+    const { path, offset } = statement
+    const problems = this.problems
+    const problemsBefore = problems.total
+    this.statements += 1
+    if (statement.id === undefined) problems.add('required', `${path}.Id`, 'is required', offset)
+    const name = statement.id ?? path
+    const match = matchAccount(statement, this.accounts, name)
+    const currency = statement.account.currency ?? match.account?.currency
+    const currencyOf = match.account !== undefined && currency === match.account.currency ? `account ${match.account.id}` : `statement ${name}`
+    const statementDate = statementDateOf(statement)
+    this.current = {
+      statement,
+      name,
+      problemsBefore,
+      match,
+      context: statementContext(currency, currencyOf, problems),
+      ...(statementDate !== undefined ? { statementDate } : {}),
+      balances: [],
+      entriesFound: 0,
+      notBooked: 0,
+      bookedSum: 0,
+      entries: new PlannedEntries(),
+      referencedAt: new Map(),
+      occurrences: new Map(),
+    }
+  }
 
-interface StatementContext {
-  statement: CamtStatement
-  account: StatementAccount
-  exponent: number
-  problems: Problems
-}
+  balance(balance: CamtBalance): void {
+    this.current!.balances.push(balance)
+  }
 
-/** Checks an amount and its CdtDbtInd, reporting what is wrong; returns signed minor units. */
-function checkedAmount(context: StatementContext, path: string, offset: number | undefined, amount: CamtEntry['amount'], creditDebit: string | undefined): number | undefined {
-  const { account, exponent, problems } = context
-  if (!amount) return problems.add('required', `${path}.Amt`, 'is required', offset), undefined
-  if (amount.currency === undefined) return problems.add('required', `${path}.Amt`, 'needs its Ccy attribute', offset), undefined
-  if (amount.currency !== account.currency) {
-    return problems.add('currency_mismatch', `${path}.Amt`, `is in ${amount.currency}, but account ${account.id} is in ${account.currency}`, offset), undefined
-  }
-  const value = /^\d+(\.\d+)?$/.test(amount.value) ? parseDecimal(amount.value, exponent) : undefined
-  if (value === undefined) {
-    problems.add('invalid_value', `${path}.Amt`, `'${amount.value}' is not a non-negative amount with at most ${exponent} decimals for ${account.currency}`, offset)
-  }
-  if (creditDebit !== 'CRDT' && creditDebit !== 'DBIT') {
-    problems.add('invalid_value', `${path}.CdtDbtInd`, creditDebit === undefined ? 'is required (CRDT or DBIT)' : `must be CRDT or DBIT, not '${creditDebit}'`, offset)
-    return undefined
-  }
-  return value === undefined ? undefined : creditDebit === 'DBIT' ? -value : value
-}
-
-function planBalance(context: StatementContext, balance: CamtBalance): (PlannedBalance & { path: string }) | undefined {
-  const mapping = balance.code !== undefined ? BALANCE_TYPES[balance.code] : undefined
-  if (!mapping) return undefined
-  const amount = checkedAmount(context, balance.path, balance.offset, balance.amount, balance.creditDebit)
-  if (!isDate(balance.date)) {
-    context.problems.add('invalid_value', `${balance.path}.Dt`, balance.date === undefined ? 'is required' : `'${balance.date}' is not a date`, balance.offset)
-    return undefined
-  }
-  return amount === undefined ? undefined : { ...mapping, code: balance.code!, amount, localDate: balance.date, path: balance.path }
-}
-
-function planStatement(statement: CamtStatement, accounts: ReadonlyMap<string, StatementAccount[]>, problems: Problems): StatementPlan | undefined {
-  const { path, offset } = statement
-  const problemsBefore = problems.total
-  if (statement.id === undefined) problems.add('required', `${path}.Id`, 'is required', offset)
-  const name = statement.id ?? path
-  if (statement.account.iban === undefined) {
-    const other = statement.account.otherId !== undefined ? ` (it names account ${statement.account.otherId})` : ''
-    problems.add('required', `${path}.Acct.Id.IBAN`, `is required: Kassa matches statements to accounts by IBAN${other}`, offset)
-    return undefined
-  }
-  const iban = normalizeIban(statement.account.iban)
-  const matches = accounts.get(iban) ?? []
-  if (matches.length !== 1) {
-    const error = matches.length === 0 ? `no account with IBAN ${iban} in this organization (statement ${name})` : `several accounts have IBAN ${iban} (statement ${name})`
-    problems.add(matches.length === 0 ? 'unknown_account' : 'ambiguous_account', `${path}.Acct.Id.IBAN`, error, offset)
-    return undefined
-  }
-  const account = matches[0]!
-  if (statement.account.currency !== undefined && statement.account.currency !== account.currency) {
-    problems.add('currency_mismatch', `${path}.Acct.Ccy`, `statement ${name} is in ${statement.account.currency}, but account ${account.id} (${iban}) is in ${account.currency}`, offset)
-    return undefined
-  }
-  const exponent = currencyExponent(account.currency) ?? 2
-  const context: StatementContext = { statement, account, exponent, problems }
-
-  const entries: BookedEntry[] = []
-  const referencedAt = new Map<string, string>()
-  const occurrences = new Map<string, number>()
-  let bookedSum = 0
-  let notBooked = 0
-  for (const entry of statement.entries) {
+  entry(entry: CamtEntry): void {
+    const current = this.current!
+    current.entriesFound += 1
+    const { context, match } = current
+    const { problems } = context
     if (entry.status !== undefined && NOT_BOOKED_STATUSES.has(entry.status)) {
-      notBooked += 1
-      continue
+      current.notBooked += 1
+      return
     }
     if (entry.status !== 'BOOK') {
       problems.add('invalid_value', `${entry.path}.Sts`, entry.status === undefined ? 'is required' : `'${entry.status}' is not an entry status (BOOK, PDNG, INFO)`, entry.offset)
-      continue
+      return
     }
     const amount = checkedAmount(context, entry.path, entry.offset, entry.amount, entry.creditDebit)
-    if (!isDate(entry.bookingDate)) {
-      problems.add('invalid_value', `${entry.path}.BookgDt`, entry.bookingDate === undefined ? 'is required for a booked entry' : `'${entry.bookingDate}' is not a date`, entry.offset)
-      continue
+    const dates = entryDatesOf(entry, current.statementDate, problems)
+    if (amount === undefined || dates === undefined) return
+    current.bookedSum += amount
+    if (current.firstDate === undefined || dates.date < current.firstDate) current.firstDate = dates.date
+    if (current.lastDate === undefined || dates.date > current.lastDate) current.lastDate = dates.date
+    const reference = entryReferenceOf(entry, amount, current.occurrences)
+    if (current.referencedAt.has(reference)) {
+      const earlier = this.problems.lineOf(current.referencedAt.get(reference))
+      const where = earlier ? `the entry on line ${earlier.line}` : 'an earlier entry'
+      problems.add('duplicate_reference', entry.path, `repeats the entry reference ${reference} of ${where} in statement ${current.name}`, entry.offset)
+      return
     }
-    if (entry.valueDate !== undefined && !isDate(entry.valueDate)) {
-      problems.add('invalid_value', `${entry.path}.ValDt`, `'${entry.valueDate}' is not a date`, entry.offset)
-      continue
+    current.referencedAt.set(reference, entry.offset)
+    // The plan keeps the booked entries and, for the duplicate check, each reference (counted twice: hashed ones have an occurrence too).
+    let bytes = 2 * (stringBytes(reference) + INDEX_ENTRY_BYTES)
+    // A statement of no usable account is still checked, but nothing of it will be booked.
+    if (match.account !== undefined && match.problem === undefined) {
+      for (const booked of bookedEntriesOf(entry, amount, reference, dates, match.account.currency, context.exponent)) bytes += current.entries.push(booked)
     }
-    if (amount === undefined) continue
-    bookedSum += amount
-    const reference = entryReferenceOf(entry, amount, occurrences)
-    const earlier = referencedAt.get(reference)
-    if (earlier !== undefined) {
-      problems.add('duplicate_reference', entry.path, `repeats the entry reference ${reference} of ${earlier} in statement ${name}`, entry.offset)
-      continue
-    }
-    referencedAt.set(reference, entry.path)
-    entries.push(...bookedEntriesOf(entry, amount, reference, account.currency, exponent))
+    this.budget.take(bytes)
   }
 
-  const planned = statement.balances.map((balance) => planBalance(context, balance)).filter((balance) => balance !== undefined)
-  const opening = planned.find((balance) => balance.code === 'OPBD') ?? planned.find((balance) => balance.code === 'PRCD')
-  const closing = planned.find((balance) => balance.code === 'CLBD')
-  if (opening && closing && problems.total === problemsBefore && opening.amount + bookedSum !== closing.amount) {
-    const figure = (value: number) => formatMinorUnits(value, exponent)
-    problems.add(
-      'balance_mismatch',
-      closing.path,
-      `statement ${name} does not add up: opening balance (${opening.code}) ${figure(opening.amount)} + booked entries ${figure(bookedSum)} = ${figure(opening.amount + bookedSum)} ${account.currency}, but the closing balance (CLBD) is ${figure(closing.amount)}`,
-      statement.balances.find((balance) => balance.path === closing.path)?.offset,
-    )
+  endStatement(): void {
+    const current = this.current!
+    this.current = undefined
+    const { context, statement, problemsBefore, match, name } = current
+    const { problems, exponent } = context
+    const planned = current.balances.map((balance) => planBalance(context, balance)).filter((balance) => balance !== undefined)
+    const opening = planned.find((balance) => balance.code === 'OPBD') ?? planned.find((balance) => balance.code === 'PRCD')
+    const closing = planned.find((balance) => balance.code === 'CLBD')
+    const { bookedSum } = current
+    if (opening && closing && problems.total === problemsBefore && opening.amount + bookedSum !== closing.amount) {
+      const figure = (value: number) => formatMinorUnits(value, exponent)
+      problems.add(
+        'balance_mismatch',
+        closing.path,
+        `statement ${name} does not add up: opening balance (${opening.code}) ${figure(opening.amount)} + booked entries ${figure(bookedSum)} = ${figure(opening.amount + bookedSum)} ${context.currency}, but the closing balance (CLBD) is ${figure(closing.amount)}`,
+        current.balances.find((balance) => balance.path === closing.path)?.offset,
+      )
+    }
+    if (match.problem) problems.add(match.problem.code, match.problem.field, match.problem.error, statement.offset)
+    if (problems.total !== problemsBefore || !match.account) return
+    // One balance per type, reported type and day: a later one in the statement (a later ITBD) replaces an earlier.
+    const balances = new Map<string, PlannedBalance>()
+    for (const { path: _path, ...balance } of planned) balances.set(`${balance.type}/${balance.reportedType}/${balance.localDate}`, balance)
+    const period = periodOf(current, [...balances.values()])
+    this.plans.push({
+      statementId: name,
+      ...(statement.electronicSequenceNumber !== undefined ? { electronicSequenceNumber: statement.electronicSequenceNumber } : {}),
+      path: statement.path,
+      ...(match.iban !== undefined ? { iban: match.iban } : { otherAccountId: match.otherAccountId! }),
+      account: match.account,
+      ...(period ? { period } : {}),
+      entriesFound: current.entriesFound,
+      entriesNotBooked: current.notBooked,
+      entries: current.entries,
+      balances: [...balances.values()],
+    })
   }
-  // One balance per type, reported type and day: a later one in the statement (a later ITBD) replaces an earlier.
-  const balances = new Map<string, PlannedBalance>()
-  for (const { path: _path, ...balance } of planned) balances.set(`${balance.type}/${balance.reportedType}/${balance.localDate}`, balance)
 
-  return {
-    statementId: name,
-    ...(statement.electronicSequenceNumber !== undefined ? { electronicSequenceNumber: statement.electronicSequenceNumber } : {}),
-    iban,
-    account,
-    entriesFound: statement.entries.length,
-    entriesNotBooked: notBooked,
-    entries,
-    balances: [...balances.values()],
+  /**
+   * The plan of every statement, once the message has ended.
+   * @throws ApiError invalid_request (400) listing every problem: bad amounts or CdtDbtInd, amounts in
+   * another currency, missing or invalid dates, repeated entry references, sums that do not add up,
+   * and after them an unknown account or one in another currency.
+   */
+  finish(kind: CamtKind): StatementPlan[] {
+    if (this.statements === 0) {
+      const { item } = MESSAGE_KINDS[kind]
+      this.problems.add('required', item, `the ${kind} message holds no ${item}`)
+    }
+    this.problems.throwIfAny()
+    return this.plans
   }
 }
 
 /**
- * Validates a parsed message against the organization's accounts (IBAN → accounts) and turns each
- * statement into the entries and balances to store. Writes nothing.
- * @throws ApiError invalid_request (400) listing every problem: unknown account, currency mismatch,
- * bad amounts or CdtDbtInd, missing dates, repeated entry references, sums that do not add up.
+ * Validates a parsed message against the organization's accounts (by account number): ImportPlanner over a
+ * whole message, its plans' entries decoded (small messages: tests and tools).
  */
-export function planImport(message: CamtMessage, accounts: ReadonlyMap<string, StatementAccount[]>): StatementPlan[] {
-  const problems = new Problems(message)
-  if (message.statements.length === 0) {
-    const item = message.kind === 'camt.053' ? 'Stmt' : message.kind === 'camt.052' ? 'Rpt' : 'Ntfctn'
-    problems.add('required', item, `the ${message.kind} message holds no ${item}`)
-  }
-  const plans: StatementPlan[] = []
+export function planImport(message: CamtMessage, accounts: ReadonlyMap<string, StatementAccount[]>): Array<Omit<StatementPlan, 'entries'> & { entries: BookedEntry[] }> {
+  const planner = new ImportPlanner(accounts, message.lineOf, new MemoryBudget(MAX_PLAN_BYTES, () => statementTooLarge('its plan takes too much memory')))
   for (const statement of message.statements) {
-    const before = problems.total
-    const plan = planStatement(statement, accounts, problems)
-    if (plan && problems.total === before) plans.push(plan)
+    planner.statement(statement)
+    for (const balance of statement.balances) planner.balance(balance)
+    for (const entry of statement.entries) planner.entry(entry)
+    planner.endStatement()
   }
-  problems.throwIfAny()
-  return plans
+  return planner.finish(message.kind).map((plan) => ({ ...plan, entries: plan.entries.all() }))
 }

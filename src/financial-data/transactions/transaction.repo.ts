@@ -13,6 +13,7 @@ export function toTransaction(row: TransactionsTable): Transaction {
     amount: toAmount(row.amount, row.currency),
     date: row.date,
     valueDate: row.value_date,
+    ...(row.date_source !== null ? { dateSource: row.date_source } : {}),
     description: row.description,
     ...(row.reference !== null ? { reference: row.reference } : {}),
     references: {

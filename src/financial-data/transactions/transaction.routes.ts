@@ -2,7 +2,7 @@ import { Type } from 'typebox'
 import type { ApiApp } from '../../http/api-app.js'
 import { commandContext } from '../../http/command-context.js'
 import { invalidField } from '../../http/errors.js'
-import { JsonPatchBody, describeRules } from '../../http/json-patch.js'
+import { describeRules } from '../../http/json-patch.js'
 import { ListEnvelope, ListQueryProperties } from '../../http/pagination.js'
 import { IfMatchHeaders, requireIfMatch } from '../../http/preconditions.js'
 import { errorResponses } from '../../http/route-schemas.js'
@@ -10,7 +10,7 @@ import { Event } from '../../events/index.js'
 import { IdParams } from '../../shared/common.schemas.js'
 import { isUuid } from '../../shared/ids.js'
 import { createTransactionService } from './transaction.service.js'
-import { TRANSACTION_PATCH_RULES, Transaction, TransactionListQuery } from './transaction.schemas.js'
+import { TRANSACTION_PATCH_RULES, Transaction, TransactionListQuery, TransactionPatchBody } from './transaction.schemas.js'
 
 const tags = ['Transactions']
 
@@ -30,7 +30,10 @@ export function transactionRoutes(app: ApiApp): void {
       schema: {
         tags,
         summary: 'List booked transactions, newest first',
-        description: 'Filters: accountId, currency, reconciliationStatus, date (or date[eq]), date[gte], date[lte], amount[gte], amount[lte] (signed minor units).',
+        description:
+          'Newest booking date first. Filters: accountId, currency, reconciliationStatus; date (or date[eq]) for one day, ' +
+          'date[gte] and date[lte] for a range; amount[gte] and amount[lte] in signed minor units (money out is ' +
+          'negative). An inverted range is a 400.',
         querystring: TransactionListQuery,
         response: { 200: ListEnvelope(Transaction), ...errorResponses(400, 403) },
       },
@@ -42,7 +45,13 @@ export function transactionRoutes(app: ApiApp): void {
     '/financial-data/v2/transactions/:id',
     {
       config: { permission: 'transactions:read' },
-      schema: { tags, summary: 'Get a transaction', params: IdParams, response: { 200: Transaction, ...errorResponses(400, 403, 404) } },
+      schema: {
+        tags,
+        summary: 'Get a transaction',
+        description: "By its Kassa id (a UUID): transactions are the bank's records and carry no externalId.",
+        params: IdParams,
+        response: { 200: Transaction, ...errorResponses(400, 403, 404) },
+      },
     },
     async (request) => service.get(request.actor!, transactionId(request.params.id)),
   )
@@ -57,7 +66,7 @@ export function transactionRoutes(app: ApiApp): void {
         description: `Allowed operations: ${describeRules(TRANSACTION_PATCH_RULES)}. Requires If-Match.`,
         params: IdParams,
         headers: IfMatchHeaders,
-        body: JsonPatchBody,
+        body: TransactionPatchBody,
         response: { 200: Transaction, ...errorResponses(400, 403, 404, 412, 415, 422, 425, 428) },
       },
     },
@@ -72,6 +81,9 @@ export function transactionRoutes(app: ApiApp): void {
       schema: {
         tags,
         summary: "The transaction's events, oldest first",
+        description:
+          "The transaction's history: BOOKED (type CREATED) when the bank books it, RECONCILED when a payment is " +
+          'matched to it, UPDATED when its metadata changes; each event gives the version of the transaction after it.',
         params: IdParams,
         querystring: Type.Object(ListQueryProperties),
         response: { 200: ListEnvelope(Event), ...errorResponses(400, 403, 404) },

@@ -11,12 +11,14 @@ import {
 } from '../../shared/common.schemas.js'
 import { Amount } from '../../shared/money.js'
 import { ListQueryProperties } from '../../http/pagination.js'
-import type { PatchRule } from '../../http/json-patch.js'
+import { JsonPatchBody, type PatchRule } from '../../http/json-patch.js'
 
 export const LocalDate = Type.String({ format: 'date', description: 'yyyy-mm-dd, local to the account' })
 
 export const RECONCILIATION_STATUSES = ['NOT_RECONCILED', 'PARTIALLY_RECONCILED', 'RECONCILED'] as const
 export const TRANSACTABLE_TYPES = ['CREDIT_TRANSFER', 'DIRECT_DEBIT', 'EXPECTED_TRANSACTION', 'PAYMENT_BATCH'] as const
+export const DATE_SOURCES = ['VALUE_DATE', 'STATEMENT_DATE'] as const
+export type DateSource = (typeof DATE_SOURCES)[number]
 
 /** ISO 20022 bank transaction code (reference §2.1). */
 export const BankTransactionCode = Type.Object({
@@ -61,6 +63,12 @@ export const Transaction = Type.Object({
   amount: Amount,
   date: LocalDate,
   valueDate: LocalDate,
+  dateSource: Type.Optional(
+    Type.Enum([...DATE_SOURCES], {
+      description:
+        'Present when the bank gave no booking date for the entry (ISO 20022 camt makes BookgDt optional): `date` was taken from its value date (VALUE_DATE), or, without one, from the statement it came in — the last day of its period, else the day it was created (STATEMENT_DATE). Absent when `date` is the booking date the bank reported.',
+    }),
+  ),
   description: Type.String(),
   reference: Type.Optional(Type.String()),
   references: Type.Object({
@@ -103,3 +111,9 @@ export const TRANSACTION_PATCH_RULES: readonly PatchRule[] = [
   { op: 'replace', path: '/metadata/*' },
   { op: 'remove', path: '/metadata/*' },
 ]
+
+/** The PATCH body: a JSON Patch within TRANSACTION_PATCH_RULES. */
+export const TransactionPatchBody = {
+  ...JsonPatchBody,
+  examples: [[{ op: 'add', path: '/metadata/invoice', value: 'INV-2025-0042' }]],
+}

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/database.js'
 import type { AccessKeysTable } from '../../db/schema.js'
+import { preparedQuery } from '../../db/prepared-query.js'
 import { keysetAfter, type PageRequest } from '../../http/pagination.js'
 import type { AccessKey } from './access-key.schemas.js'
 
@@ -19,31 +20,40 @@ export function toAccessKey(row: AccessKeysTable): AccessKey {
   return { id: row.id, userId: row.user_id, accessKey: row.access_key, created: row.created }
 }
 
+/**
+ * The grant behind an access key, read on every authentication whose grant is not cached: compiled once,
+ * and outside a transaction run on the read path (SQLite's read connection), so a request never waits
+ * behind another request's long write transaction (a statement import) just to be authenticated.
+ */
+const grantOf = preparedQuery((db, parameter: (name: 'accessKey') => string) =>
+  db
+    .selectFrom('access_keys as k')
+    .innerJoin('users as u', 'u.id', 'k.user_id')
+    .innerJoin('roles as r', 'r.id', 'u.role_id')
+    .select([
+      'k.id as accessKeyId',
+      'k.secret_hash as secretHash',
+      'k.organization_id as organizationId',
+      'u.id as userId',
+      'r.id as roleId',
+      'r.name as roleName',
+      'r.owner as owner',
+      'r.permissions as permissions',
+    ])
+    .where('k.access_key', '=', parameter('accessKey'))
+    .where('k.revoked_at', 'is', null)
+    .where('u.deleted_at', 'is', null)
+    .where('u.deactivated_at', 'is', null),
+)
+
 export const accessKeyRepo = {
   async insert(trx: Executor, row: AccessKeysTable): Promise<void> {
     await trx.insertInto('access_keys').values(row).execute()
   },
 
-  /** The live grant behind an access key: not revoked, its user not deleted. */
-  async findGrant(trx: Executor, accessKey: string): Promise<AccessKeyGrant | undefined> {
-    return trx
-      .selectFrom('access_keys as k')
-      .innerJoin('users as u', 'u.id', 'k.user_id')
-      .innerJoin('roles as r', 'r.id', 'u.role_id')
-      .select([
-        'k.id as accessKeyId',
-        'k.secret_hash as secretHash',
-        'k.organization_id as organizationId',
-        'u.id as userId',
-        'r.id as roleId',
-        'r.name as roleName',
-        'r.owner as owner',
-        'r.permissions as permissions',
-      ])
-      .where('k.access_key', '=', accessKey)
-      .where('k.revoked_at', 'is', null)
-      .where('u.deleted_at', 'is', null)
-      .executeTakeFirst()
+  /** The live grant behind an access key: not revoked, its user neither deleted nor deactivated. */
+  async findGrant(db: Executor, accessKey: string): Promise<AccessKeyGrant | undefined> {
+    return (await grantOf(db, { accessKey }))[0]
   },
 
   /** One key of a user, revoked or not. */

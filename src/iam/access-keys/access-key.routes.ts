@@ -41,6 +41,9 @@ export function accessKeyRoutes(app: ApiApp): void {
       schema: {
         tags,
         summary: "List a user's active access keys, oldest first, without secrets",
+        description:
+          'Revoked keys are not listed; secrets are never shown again after their key was created. 410 Gone once the ' +
+          'user was deleted.',
         params: UserParams,
         querystring: AccessKeyListQuery,
         response: { 200: ListEnvelope(AccessKey), ...errorResponses(400, 403, 404, 410) },

@@ -1,19 +1,20 @@
 import { Type } from 'typebox'
 import type { ApiApp } from '../../http/api-app.js'
 import { commandContext } from '../../http/command-context.js'
-import { JsonPatchBody, describeRules } from '../../http/json-patch.js'
+import { describeRules } from '../../http/json-patch.js'
 import { ListEnvelope } from '../../http/pagination.js'
 import { IfMatchHeaders, requireIfMatch } from '../../http/preconditions.js'
 import { NoContent, errorResponses } from '../../http/route-schemas.js'
 import { ResourceId } from '../../shared/common.schemas.js'
+import type { IdentityReferences } from '../identity-references.js'
 import { createRoleService } from './role.service.js'
-import { CreateRole, ROLE_PATCH_RULES, Role, RoleListQuery } from './role.schemas.js'
+import { ROLE_PATCH_RULES, CreateRole, Role, RoleListQuery, RolePatchBody } from './role.schemas.js'
 
 const tags = ['Roles']
 const RoleParams = Type.Object({ id: ResourceId })
 
-export function roleRoutes(app: ApiApp): void {
-  const service = createRoleService(app.database)
+export function roleRoutes(app: ApiApp, references: IdentityReferences): void {
+  const service = createRoleService(app.database, references)
 
   app.post(
     '/iam/v2/roles',
@@ -40,6 +41,9 @@ export function roleRoutes(app: ApiApp): void {
       schema: {
         tags,
         summary: 'List roles, oldest first (the built-in owner, admin and read-only lead)',
+        description:
+          'The live roles of the organization with their permissions (resource:action). The built-in roles cannot be ' +
+          'changed or deleted; the owner role alone has owner rights.',
         querystring: RoleListQuery,
         response: { 200: ListEnvelope(Role), ...errorResponses(400, 403) },
       },
@@ -51,7 +55,13 @@ export function roleRoutes(app: ApiApp): void {
     '/iam/v2/roles/:id',
     {
       config: { permission: 'roles:read' },
-      schema: { tags, summary: 'Get a role', params: RoleParams, response: { 200: Role, ...errorResponses(400, 403, 404, 410) } },
+      schema: {
+        tags,
+        summary: 'Get a role',
+        description: 'By its id. 410 Gone once the role was deleted.',
+        params: RoleParams,
+        response: { 200: Role, ...errorResponses(400, 403, 404, 410) },
+      },
     },
     async (request) => service.get(request.actor!, request.params.id.toLowerCase()),
   )
@@ -69,7 +79,7 @@ export function roleRoutes(app: ApiApp): void {
           'authentication cache lifetime, 5 seconds by default).',
         params: RoleParams,
         headers: IfMatchHeaders,
-        body: JsonPatchBody,
+        body: RolePatchBody,
         response: { 200: Role, ...errorResponses(400, 403, 404, 409, 410, 412, 415, 422, 425, 428) },
       },
     },
@@ -86,14 +96,14 @@ export function roleRoutes(app: ApiApp): void {
         summary: 'Delete a custom role',
         description:
           'Refused (409) for built-in roles, while users hold the role, and while a live approval chain names it. ' +
-          'Afterwards the role answers 410 Gone and its name is free again. If-Match is optional; when sent it must be current.',
+          'Afterwards the role answers 410 Gone and its name is free again. Requires If-Match.',
         params: RoleParams,
         headers: IfMatchHeaders,
-        response: { 204: NoContent, ...errorResponses(400, 403, 404, 409, 410, 412) },
+        response: { 204: NoContent, ...errorResponses(400, 403, 404, 409, 410, 412, 428) },
       },
     },
     async (request, reply) => {
-      await service.remove(commandContext(request, reply, 204), request.params.id.toLowerCase(), request.headers['if-match'])
+      await service.remove(commandContext(request, reply, 204), request.params.id.toLowerCase(), requireIfMatch(request))
       return reply.code(204).send(null)
     },
   )

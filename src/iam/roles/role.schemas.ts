@@ -1,10 +1,11 @@
 import { Type, type Static } from 'typebox'
-import type { PatchRule } from '../../http/json-patch.js'
+import { JsonPatchBody, type PatchRule } from '../../http/json-patch.js'
 import { ListQueryProperties } from '../../http/pagination.js'
 import { Etag, ResourceId, Timestamp, Version } from '../../shared/common.schemas.js'
 import { PERMISSIONS } from '../permissions.js'
 
-export const PermissionName = Type.Enum([...PERMISSIONS], { description: 'A resource:action scope' })
+// `type` lets AJV check uniqueItems with a hash instead of comparing every pair (see validation.ts).
+export const PermissionName = Type.Enum([...PERMISSIONS], { type: 'string', description: 'A resource:action scope' })
 
 const RoleName = Type.String({
   minLength: 1,
@@ -33,7 +34,16 @@ export type Role = Static<typeof Role>
 
 export const CreateRole = Type.Object(
   { name: RoleName, permissions: Permissions, description: Type.Optional(Description) },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        name: 'Payment approver',
+        permissions: ['accounts:read', 'counterparties:read', 'credit_transfers:read', 'credit_transfers:approve'],
+        description: 'Reviews and approves outgoing payments',
+      },
+    ],
+  },
 )
 export type CreateRole = Static<typeof CreateRole>
 
@@ -53,3 +63,9 @@ export const ROLE_PATCH_RULES: readonly PatchRule[] = [
   { op: 'replace', path: '/description' },
   { op: 'remove', path: '/description' },
 ]
+
+/** The PATCH body: a JSON Patch within ROLE_PATCH_RULES. */
+export const RolePatchBody = {
+  ...JsonPatchBody,
+  examples: [[{ op: 'add', path: '/permissions/-', value: 'direct_debits:approve' }]],
+}

@@ -6,12 +6,12 @@ import { ApiError } from '../../http/errors.js'
 import { createPatcher, type JsonPatchOperation } from '../../http/json-patch.js'
 import { pageOf, pageRequest, type ListEnvelopeOf } from '../../http/pagination.js'
 import { assertEtag, etagOf } from '../../http/preconditions.js'
-import { approvalChainRepo } from '../../payments/approvals/approval-chain.repo.js'
 import { nowIso } from '../../shared/clock.js'
 import type { CommandContext } from '../../shared/command-context.js'
 import { newId } from '../../shared/ids.js'
 import { requireLive } from '../../shared/lookup.js'
 import type { Actor } from '../actor.js'
+import type { IdentityReferences } from '../identity-references.js'
 import { forgetCachedGrants } from '../authenticate.js'
 import { PERMISSIONS, type Permission } from '../permissions.js'
 import { assertMayGrant } from '../privileges.js'
@@ -38,7 +38,7 @@ function assertCustom(role: RolesTable, action: string): void {
   }
 }
 
-export function createRoleService(database: Database) {
+export function createRoleService(database: Database, references: IdentityReferences) {
   async function load(db: Executor, organizationId: string, id: string): Promise<RolesTable> {
     return requireLive(await roleRepo.find(db, organizationId, id), 'role', { id })
   }
@@ -140,9 +140,9 @@ export function createRoleService(database: Database) {
     /**
      * Deletes a custom role nobody holds and no live approval chain names; afterwards it answers 410.
      * @throws ApiError not_found (404), gone (410), conflict (409: built-in, held by users, named by a chain),
-     * precondition_failed (412 when `etag` is given and stale).
+     * precondition_failed (412: `etag` is stale).
      */
-    async remove(ctx: CommandContext, id: string, etag: string | undefined): Promise<void> {
+    async remove(ctx: CommandContext, id: string, etag: string): Promise<void> {
       const { organizationId } = ctx.actor
       await ctx.transaction(async (trx) => {
         const [locked] = await roleRepo.lockLive(trx, organizationId, [id])
@@ -151,14 +151,14 @@ export function createRoleService(database: Database) {
           throw new ApiError('gone', `The role ${id} was deleted`)
         }
         assertCustom(locked, 'deleted')
-        if (etag !== undefined) assertEtag(etag, etagOf(locked.version))
+        assertEtag(etag, etagOf(locked.version))
         const holders = await userRepo.countLiveWithRole(trx, id)
         if (holders > 0) {
           throw new ApiError('conflict', `The role "${locked.name}" is held by ${holders} user(s); give them another role first`)
         }
-        const chains = await approvalChainRepo.namesReferencing(trx, organizationId, id)
+        const chains = await references.namesReferencing(trx, organizationId, id)
         if (chains.length > 0) {
-          throw new ApiError('conflict', `The role "${locked.name}" is named by the approval chain(s) ${chains.map((c) => `"${c}"`).join(', ')}; change them first`)
+          throw new ApiError('conflict', `The role "${locked.name}" is named by the ${references.referrer}(s) ${chains.map((c) => `"${c}"`).join(', ')}; change them first`)
         }
         const deleted = await roleRepo.markDeleted(trx, locked, nowIso())
         await recordEvent(trx, { organizationId, entityType: ROLES, entityId: id, type: 'DELETED', name: 'DELETED', originator: ctx.actor.userId, entity: toRole({ ...deleted, name: locked.name }) })

@@ -2,6 +2,8 @@ import type { Executor } from '../../db/database.js'
 import type { UsersTable } from '../../db/schema.js'
 import { keysetAfter, type PageRequest } from '../../http/pagination.js'
 import { etagOf } from '../../http/preconditions.js'
+import { nowIso } from '../../shared/clock.js'
+import { newId } from '../../shared/ids.js'
 import type { User, UserType } from './user.schemas.js'
 
 export function toUser(row: UsersTable): User {
@@ -12,11 +14,22 @@ export function toUser(row: UsersTable): User {
     name: row.name,
     ...(row.email !== null ? { email: row.email } : {}),
     roleId: row.role_id,
+    status: row.deactivated_at === null ? 'ACTIVE' : 'DEACTIVATED',
+    ...(row.deactivated_at !== null ? { deactivated: row.deactivated_at } : {}),
     version: row.version,
     etag: etagOf(row.version),
     created: row.created,
     updated: row.updated,
   }
+}
+
+/**
+ * The row of a new user, active, at version 1: the one shape every way of adding a user inserts (the
+ * API, the CLI and the first start, a programmatic user with its access key).
+ */
+export function newUserRow(user: Pick<UsersTable, 'organization_id' | 'kind' | 'name' | 'email' | 'role_id'>): UsersTable {
+  const now = nowIso()
+  return { id: newId(), ...user, version: 1, created: now, updated: now, deleted_at: null, deactivated_at: null }
 }
 
 export type UserChanges = Pick<UsersTable, 'name' | 'email' | 'role_id' | 'version' | 'updated'>
@@ -79,6 +92,21 @@ export const userRepo = {
       .executeTakeFirst()
   },
 
+  /**
+   * Deactivates (`deactivatedAt` a time) or reactivates (null) a live user at any version, bumping it; the
+   * row after, or undefined when the user is gone or already in that state.
+   */
+  async setDeactivated(trx: Executor, id: string, deactivatedAt: string | null, now: string): Promise<UsersTable | undefined> {
+    return trx
+      .updateTable('users')
+      .set((eb) => ({ deactivated_at: deactivatedAt, updated: now, version: eb('version', '+', 1) }))
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .where('deactivated_at', deactivatedAt === null ? 'is not' : 'is', null)
+      .returningAll()
+      .executeTakeFirst()
+  },
+
   /** Marks a live user deleted at any version, bumping it; the deleted row, or undefined if it was already gone. */
   async markDeleted(trx: Executor, id: string, now: string): Promise<UsersTable | undefined> {
     return trx
@@ -100,7 +128,7 @@ export const userRepo = {
     return Number(row.count)
   },
 
-  /** Live users holding an Owner role with at least one active access key: the Owners who can still act. */
+  /** Live, active users holding an Owner role with at least one active access key: the Owners who can still act. */
   async countOwnersWithKeys(db: Executor, organizationId: string): Promise<number> {
     const row = await db
       .selectFrom('users as u')
@@ -108,6 +136,7 @@ export const userRepo = {
       .select((eb) => eb.fn.count<number>('u.id').distinct().as('count'))
       .where('u.organization_id', '=', organizationId)
       .where('u.deleted_at', 'is', null)
+      .where('u.deactivated_at', 'is', null)
       .where('r.owner', '=', 1)
       .where((eb) =>
         eb.exists(

@@ -1,13 +1,14 @@
 import { Type } from 'typebox'
 import type { ApiApp } from '../../http/api-app.js'
 import { commandContext } from '../../http/command-context.js'
-import { JsonPatchBody, describeRules } from '../../http/json-patch.js'
+import { describeRules } from '../../http/json-patch.js'
 import { ListEnvelope } from '../../http/pagination.js'
 import { IfMatchHeaders, requireIfMatch } from '../../http/preconditions.js'
 import { NoContent, errorResponses } from '../../http/route-schemas.js'
 import { ResourceId } from '../../shared/common.schemas.js'
+import type { IdentityReferences } from '../identity-references.js'
 import { createUserService } from './user.service.js'
-import { CreateUser, USER_PATCH_RULES, User, UserListQuery } from './user.schemas.js'
+import { USER_PATCH_RULES, CreateUser, User, UserListQuery, UserPatchBody } from './user.schemas.js'
 
 const tags = ['Users']
 const UserParams = Type.Object({ id: ResourceId })
@@ -15,8 +16,25 @@ const UserParams = Type.Object({ id: ResourceId })
 const OWNER_RULE =
   'The organization always keeps an Owner with an active access key (409 otherwise), and only an Owner may grant or take away owner rights.'
 
-export function userRoutes(app: ApiApp): void {
-  const service = createUserService(app.database)
+const STATUS_CHANGES = [
+  [
+    'deactivate',
+    'Deactivate a user',
+    "The user's access keys and sessions stop working at once (in other server processes within the authentication " +
+      'cache lifetime, 5 seconds by default), their sessions end, and they cannot sign in; the keys are kept. ' +
+      'Answers the user, now DEACTIVATED. 409 when already deactivated, or when no active Owner with an active ' +
+      'access key would remain.',
+  ],
+  [
+    'reactivate',
+    'Reactivate a deactivated user',
+    'Their access keys work again and they can sign in; sessions that ended stay ended. Answers the user, now ACTIVE. ' +
+      '409 when the user is not deactivated.',
+  ],
+] as const
+
+export function userRoutes(app: ApiApp, references: IdentityReferences): void {
+  const service = createUserService(app.database, references)
 
   app.post(
     '/iam/v2/users',
@@ -46,6 +64,7 @@ export function userRoutes(app: ApiApp): void {
       schema: {
         tags,
         summary: 'List live users, oldest first',
+        description: 'Filters: type (HUMAN, PROGRAMMATIC) and roleId. Deleted users are not listed.',
         querystring: UserListQuery,
         response: { 200: ListEnvelope(User), ...errorResponses(400, 403) },
       },
@@ -57,7 +76,13 @@ export function userRoutes(app: ApiApp): void {
     '/iam/v2/users/:id',
     {
       config: { permission: 'users:read' },
-      schema: { tags, summary: 'Get a user', params: UserParams, response: { 200: User, ...errorResponses(400, 403, 404, 410) } },
+      schema: {
+        tags,
+        summary: 'Get a user',
+        description: 'By its id, with the role it holds. 410 Gone once the user was deleted.',
+        params: UserParams,
+        response: { 200: User, ...errorResponses(400, 403, 404, 410) },
+      },
     },
     async (request) => service.get(request.actor!, request.params.id.toLowerCase()),
   )
@@ -74,13 +99,30 @@ export function userRoutes(app: ApiApp): void {
           `A new role applies to the user's keys from their next request. ${OWNER_RULE}`,
         params: UserParams,
         headers: IfMatchHeaders,
-        body: JsonPatchBody,
+        body: UserPatchBody,
         response: { 200: User, ...errorResponses(400, 403, 404, 409, 410, 412, 415, 422, 425, 428) },
       },
     },
     async (request, reply) =>
       service.update(commandContext(request, reply, 200), request.params.id.toLowerCase(), requireIfMatch(request), request.body),
   )
+
+  for (const [action, summary, description] of STATUS_CHANGES) {
+    app.post(
+      `/iam/v2/users/:id(^.+)::${action}`,
+      {
+        config: { permission: 'users:update' },
+        schema: {
+          tags,
+          summary,
+          description: `${description} You may only do this for users whose role you could assign, and only an Owner for an Owner.`,
+          params: UserParams,
+          response: { 200: User, ...errorResponses(400, 403, 404, 409, 410, 422, 425) },
+        },
+      },
+      async (request, reply) => service[action](commandContext(request, reply, 200), request.params.id.toLowerCase()),
+    )
+  }
 
   app.delete(
     '/iam/v2/users/:id',
@@ -92,14 +134,14 @@ export function userRoutes(app: ApiApp): void {
         description:
           'The keys stop working at once (in other server processes within the authentication cache lifetime, 5 seconds ' +
           'by default). Refused (409) while a live approval chain names the user as an approver. Afterwards the user ' +
-          `answers 410 Gone; payments and events keep referring to it. If-Match is optional; when sent it must be current. ${OWNER_RULE}`,
+          `answers 410 Gone; payments and events keep referring to it. Requires If-Match. ${OWNER_RULE}`,
         params: UserParams,
         headers: IfMatchHeaders,
-        response: { 204: NoContent, ...errorResponses(400, 403, 404, 409, 410, 412) },
+        response: { 204: NoContent, ...errorResponses(400, 403, 404, 409, 410, 412, 428) },
       },
     },
     async (request, reply) => {
-      await service.remove(commandContext(request, reply, 204), request.params.id.toLowerCase(), request.headers['if-match'])
+      await service.remove(commandContext(request, reply, 204), request.params.id.toLowerCase(), requireIfMatch(request))
       return reply.code(204).send(null)
     },
   )

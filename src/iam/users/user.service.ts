@@ -6,17 +6,17 @@ import { ApiError, invalidField } from '../../http/errors.js'
 import { createPatcher, type JsonPatchOperation } from '../../http/json-patch.js'
 import { pageOf, pageRequest, type ListEnvelopeOf } from '../../http/pagination.js'
 import { assertEtag, etagOf } from '../../http/preconditions.js'
-import { approvalChainRepo } from '../../payments/approvals/approval-chain.repo.js'
 import { nowIso } from '../../shared/clock.js'
 import type { CommandContext } from '../../shared/command-context.js'
-import { newId } from '../../shared/ids.js'
 import { requireLive } from '../../shared/lookup.js'
 import type { Actor } from '../actor.js'
+import type { IdentityReferences } from '../identity-references.js'
 import { accessKeyRepo } from '../access-keys/access-key.repo.js'
 import { forgetCachedGrants } from '../authenticate.js'
 import { assertMayGrant, assertMayRevokeOwnerRights, assertOwnerRemains, lockOwnership, rightsOf } from '../privileges.js'
 import { roleRepo } from '../roles/role.repo.js'
-import { toUser, userRepo } from './user.repo.js'
+import { sessionRepo } from '../sessions/session.repo.js'
+import { newUserRow, toUser, userRepo } from './user.repo.js'
 import { USER_PATCH_RULES, UserEditable, type CreateUser, type User, type UserListQuery, type UserType } from './user.schemas.js'
 
 export const USERS = 'users'
@@ -55,7 +55,7 @@ export async function loadUser(db: Executor, organizationId: string, id: string)
   return requireLive(await userRepo.find(db, organizationId, id), 'user', { id })
 }
 
-export function createUserService(database: Database) {
+export function createUserService(database: Database, references: IdentityReferences) {
   return {
     /**
      * Creates a human or programmatic user with a role; programmatic users then get access keys.
@@ -69,19 +69,7 @@ export function createUserService(database: Database) {
         return await ctx.transaction(async (trx) => {
           const role = await lockRole(trx, organizationId, input.roleId)
           assertMayGrant(ctx.actor, rightsOf(role), 'assign')
-          const now = nowIso()
-          const row: UsersTable = {
-            id: newId(),
-            organization_id: organizationId,
-            kind: input.type,
-            name: input.name,
-            email,
-            role_id: role.id,
-            version: 1,
-            created: now,
-            updated: now,
-            deleted_at: null,
-          }
+          const row = newUserRow({ organization_id: organizationId, kind: input.type, name: input.name, email, role_id: role.id })
           await userRepo.insert(trx, row)
           const user = toUser(row)
           await recordEvent(trx, { organizationId, entityType: USERS, entityId: row.id, type: 'CREATED', name: 'CREATED', originator: ctx.actor.userId, entity: user })
@@ -153,11 +141,11 @@ export function createUserService(database: Database) {
 
     /**
      * Deletes a user (softly: afterwards it answers 410) and revokes its access keys at once.
-     * @throws ApiError not_found (404), gone (410), precondition_failed (412 when `etag` is given and stale),
+     * @throws ApiError not_found (404), gone (410), precondition_failed (412: `etag` is stale),
      * forbidden (403: a non-Owner deleting an Owner), conflict (409: named by an approval chain, or the
      * last Owner with an active key).
      */
-    async remove(ctx: CommandContext, id: string, etag: string | undefined): Promise<void> {
+    async remove(ctx: CommandContext, id: string, etag: string): Promise<void> {
       const { organizationId } = ctx.actor
       let revoked: string[] = []
       await ctx.transaction(async (trx) => {
@@ -170,10 +158,10 @@ export function createUserService(database: Database) {
           await loadUser(trx, organizationId, id)
           throw new ApiError('gone', `The user ${id} was deleted`)
         }
-        if (etag !== undefined) assertEtag(etag, etagOf(row.version - 1))
-        const chains = await approvalChainRepo.namesReferencing(trx, organizationId, id)
+        assertEtag(etag, etagOf(row.version - 1))
+        const chains = await references.namesReferencing(trx, organizationId, id)
         if (chains.length > 0) {
-          throw new ApiError('conflict', `The user is a named approver in the approval chain(s) ${chains.map((c) => `"${c}"`).join(', ')}; change them first`)
+          throw new ApiError('conflict', `The user is a named approver in the ${references.referrer}(s) ${chains.map((c) => `"${c}"`).join(', ')}; change them first`)
         }
         revoked = await accessKeyRepo.revokeAllOf(trx, id, now)
         await assertOwnerRemains(trx, organizationId)
@@ -181,5 +169,49 @@ export function createUserService(database: Database) {
       })
       forgetCachedGrants(revoked)
     },
+
+    /**
+     * Deactivates a user: their access keys and sessions stop authenticating at once, their sessions end,
+     * and they cannot sign in (issue 11). The keys stay, for reactivation.
+     * @throws ApiError not_found (404), gone (410), forbidden (403: a role the actor could not assign),
+     * conflict (409: already deactivated, or the last active Owner with an active key).
+     */
+    async deactivate(ctx: CommandContext, id: string): Promise<User> {
+      return changeStatus(ctx, id, true)
+    },
+
+    /**
+     * Reactivates a deactivated user: their access keys work again; the sessions that ended stay ended.
+     * @throws ApiError not_found (404), gone (410), forbidden (403: a role the actor could not assign),
+     * conflict (409: not deactivated).
+     */
+    async reactivate(ctx: CommandContext, id: string): Promise<User> {
+      return changeStatus(ctx, id, false)
+    },
   }
+}
+
+/** Only someone who could assign the user's role may change their status, as for a one-time password. */
+async function changeStatus(ctx: CommandContext, id: string, deactivate: boolean): Promise<User> {
+  const { organizationId } = ctx.actor
+  let keys: string[] = []
+  const user = await ctx.transaction(async (trx) => {
+    await lockOwnership(trx, organizationId)
+    const current = await loadUser(trx, organizationId, id)
+    assertMayGrant(ctx.actor, rightsOf(await roleOf(trx, current)), deactivate ? 'deactivate a user with' : 'reactivate a user with')
+    const now = nowIso()
+    const row = await userRepo.setDeactivated(trx, id, deactivate ? now : null, now)
+    if (!row) throw new ApiError('conflict', deactivate ? 'The user is already deactivated' : 'The user is not deactivated')
+    if (deactivate) {
+      await sessionRepo.revokeAllOf(trx, id, now)
+      await assertOwnerRemains(trx, organizationId)
+    }
+    keys = await accessKeyRepo.activeKeysOf(trx, id)
+    const updated = toUser(row)
+    const name = deactivate ? 'DEACTIVATED' : 'REACTIVATED'
+    await recordEvent(trx, { organizationId, entityType: USERS, entityId: id, type: 'UPDATED', name, originator: ctx.actor.userId, entity: updated })
+    return updated
+  })
+  forgetCachedGrants(keys)
+  return user
 }

@@ -1,13 +1,19 @@
 import { Type } from 'typebox'
 import type { ApiApp } from '../../http/api-app.js'
 import { commandContext } from '../../http/command-context.js'
-import { JsonPatchBody, describeRules } from '../../http/json-patch.js'
+import { describeRules } from '../../http/json-patch.js'
 import { ListEnvelope } from '../../http/pagination.js'
 import { IfMatchHeaders, requireIfMatch } from '../../http/preconditions.js'
 import { NoContent, errorResponses } from '../../http/route-schemas.js'
 import { ResourceId } from '../../shared/common.schemas.js'
 import { createApprovalChainService } from './approval-chain.service.js'
-import { APPROVAL_CHAIN_PATCH_RULES, ApprovalChain, ApprovalChainListQuery, CreateApprovalChain } from './approval-chain.schemas.js'
+import {
+  APPROVAL_CHAIN_PATCH_RULES,
+  ApprovalChain,
+  ApprovalChainListQuery,
+  ApprovalChainPatchBody,
+  CreateApprovalChain,
+} from './approval-chain.schemas.js'
 
 const tags = ['Approval chains']
 const ChainParams = Type.Object({ id: ResourceId })
@@ -46,6 +52,7 @@ export function approvalChainRoutes(app: ApiApp): void {
       schema: {
         tags,
         summary: 'List live approval chains, oldest first (the order their steps are added to a payment)',
+        description: `Deleted chains are not listed. ${RULES}`,
         querystring: ApprovalChainListQuery,
         response: { 200: ListEnvelope(ApprovalChain), ...errorResponses(400, 403) },
       },
@@ -60,6 +67,7 @@ export function approvalChainRoutes(app: ApiApp): void {
       schema: {
         tags,
         summary: 'Get an approval chain',
+        description: 'With its trigger and steps, amounts in minor units. 410 Gone once the chain was deleted.',
         params: ChainParams,
         response: { 200: ApprovalChain, ...errorResponses(400, 403, 404, 410) },
       },
@@ -80,7 +88,7 @@ export function approvalChainRoutes(app: ApiApp): void {
           'Payments created before keep their steps.',
         params: ChainParams,
         headers: IfMatchHeaders,
-        body: JsonPatchBody,
+        body: ApprovalChainPatchBody,
         response: { 200: ApprovalChain, ...errorResponses(400, 403, 404, 410, 412, 415, 422, 425, 428) },
       },
     },
@@ -97,14 +105,14 @@ export function approvalChainRoutes(app: ApiApp): void {
         summary: 'Delete an approval chain',
         description:
           'It no longer applies to new payments; payments created before keep its steps. Afterwards it answers 410 Gone. ' +
-          'If-Match is optional; when sent it must be current.',
+          'Requires If-Match.',
         params: ChainParams,
         headers: IfMatchHeaders,
-        response: { 204: NoContent, ...errorResponses(400, 403, 404, 410, 412) },
+        response: { 204: NoContent, ...errorResponses(400, 403, 404, 410, 412, 428) },
       },
     },
     async (request, reply) => {
-      await service.remove(commandContext(request, reply, 204), request.params.id.toLowerCase(), request.headers['if-match'])
+      await service.remove(commandContext(request, reply, 204), request.params.id.toLowerCase(), requireIfMatch(request))
       return reply.code(204).send(null)
     },
   )

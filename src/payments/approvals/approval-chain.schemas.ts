@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox'
-import type { PatchRule } from '../../http/json-patch.js'
+import { JsonPatchBody, type PatchRule } from '../../http/json-patch.js'
 import { ListQueryProperties } from '../../http/pagination.js'
 import { CurrencyCode, Etag, ResourceId, Timestamp, Version } from '../../shared/common.schemas.js'
 import { Amount, AmountInput } from '../../shared/money.js'
@@ -10,7 +10,8 @@ export const MAX_STEPS = 10
 const MAX_APPROVERS_PER_STEP = 10
 const MAX_IDS_PER_CONDITION = 100
 
-const PaymentType = Type.Enum(['CREDIT_TRANSFER', 'DIRECT_DEBIT'])
+// `type` lets AJV check uniqueItems with a hash instead of comparing every pair (see validation.ts).
+const PaymentType = Type.Enum(['CREDIT_TRANSFER', 'DIRECT_DEBIT'], { type: 'string' })
 
 const idSet = (description: string) =>
   Type.Array(ResourceId, { minItems: 1, maxItems: MAX_IDS_PER_CONDITION, uniqueItems: true, description })
@@ -73,7 +74,19 @@ const chainFields = {
   ),
 }
 
-export const CreateApprovalChain = Type.Object(chainFields, { additionalProperties: false })
+export const CreateApprovalChain = Type.Object(chainFields, {
+  additionalProperties: false,
+  examples: [
+    {
+      name: 'Large payments',
+      trigger: { paymentTypes: ['CREDIT_TRANSFER'], currency: 'EUR', amountAtLeast: { currency: 'EUR', value: 1000000 } },
+      steps: [
+        { requiredRoleIds: ['0197a3b0-2c4d-7e5f-9a6b-7c8d9e0f1a2b'] },
+        { requiredUserIds: ['0197a3b2-3d4e-7f60-8b7c-9d0e1f2a3b4c'] },
+      ],
+    },
+  ],
+})
 export type CreateApprovalChain = Static<typeof CreateApprovalChain>
 
 /** The fields PATCH may touch; the patched chain is validated again as on creation. */
@@ -87,6 +100,12 @@ export const APPROVAL_CHAIN_PATCH_RULES: readonly PatchRule[] = [
   { op: 'replace', path: '/steps' },
   ...editablePaths.flatMap((path) => (['add', 'replace', 'remove'] as const).map((op) => ({ op, path }))),
 ]
+
+/** The PATCH body: a JSON Patch within APPROVAL_CHAIN_PATCH_RULES, on the chain as its create request states it. */
+export const ApprovalChainPatchBody = {
+  ...JsonPatchBody,
+  examples: [[{ op: 'replace', path: '/trigger/amountAtLeast', value: { currency: 'EUR', value: 500000 } }]],
+}
 
 export const ApprovalChain = Type.Object({
   id: ResourceId,

@@ -128,9 +128,9 @@ export function createApprovalChainService(database: Database) {
 
     /**
      * Deletes a chain (softly: afterwards it answers 410); payments created before keep its steps.
-     * @throws ApiError not_found (404), gone (410), precondition_failed (412 when `etag` is given and stale).
+     * @throws ApiError not_found (404), gone (410), precondition_failed (412: `etag` is stale).
      */
-    async remove(ctx: CommandContext, id: string, etag: string | undefined): Promise<void> {
+    async remove(ctx: CommandContext, id: string, etag: string): Promise<void> {
       const { organizationId } = ctx.actor
       await ctx.transaction(async (trx) => {
         await load(trx, organizationId, id)
@@ -139,7 +139,7 @@ export function createApprovalChainService(database: Database) {
           await load(trx, organizationId, id)
           throw new ApiError('gone', `The approval chain ${id} was deleted`)
         }
-        if (etag !== undefined) assertEtag(etag, etagOf(row.version - 1))
+        assertEtag(etag, etagOf(row.version - 1))
         await recordEvent(trx, { organizationId, entityType: APPROVAL_CHAINS, entityId: id, type: 'DELETED', name: 'DELETED', originator: ctx.actor.userId, entity: toApprovalChain(row) })
       })
     },

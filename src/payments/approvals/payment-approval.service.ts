@@ -4,8 +4,10 @@ import type { ResourceRef } from '../../http/resource-ref.js'
 import type { CommandContext } from '../../shared/command-context.js'
 import { nowIso } from '../../shared/clock.js'
 import { recordEvent } from '../../events/index.js'
+import { organizationSettings } from '../../iam/index.js'
 import { findPayment, PAYMENT_ENTITY_TYPE, transitionPayment, serializePayment, type Payment } from '../lifecycle/payment.js'
 import type { PaymentKind } from '../lifecycle/payment.repo.js'
+import { REQUESTED_BY_CUSTOMER, type RejectBody } from '../lifecycle/payment.schemas.js'
 import { paymentRepo } from '../lifecycle/payment.repo.js'
 import { checkApprover, type StepState } from './approval-rules.js'
 
@@ -27,10 +29,19 @@ export function createPaymentApprovalService(onApproved: () => void) {
     /**
      * Approves one step; the last one makes the payment APPROVED (event FULLY_APPROVED) and due for submission.
      * @throws ApiError not_found (404), invalid_request (400: unknown step), forbidden (403: role, creator,
-     * separation of duties), conflict (409: not awaiting approval, step decided, or a racing approval won).
+     * separation of duties, or no second factor where the organization requires one), conflict (409: not
+     * awaiting approval, step decided, or a racing approval won).
      */
     async approve(ctx: CommandContext, kind: PaymentKind, ref: ResourceRef, approvalStepId: string): Promise<Payment> {
       const payment = await ctx.transaction(async (trx) => {
+        // Issue 11: the organization may require approvals from a person signed in with a TOTP code.
+        if (!ctx.actor.secondFactor && (await organizationSettings.approvalsRequireSecondFactor(trx, ctx.actor.organizationId))) {
+          throw new ApiError(
+            'forbidden',
+            'This organization requires approvals from a person signed in with a TOTP code (authenticator app); ' +
+              'neither an access key nor a session without one may approve',
+          )
+        }
         const current = await findPayment(trx, ctx.actor.organizationId, kind, ref)
         if (current.status !== 'CREATED') {
           throw new ApiError('conflict', `The payment is ${current.status}; only a CREATED payment awaits approval`)
@@ -70,21 +81,29 @@ export function createPaymentApprovalService(onApproved: () => void) {
     },
 
     /**
-     * Rejects a payment awaiting approval (final); any user with the approve permission may, without the step's role.
-     * @throws ApiError not_found (404), conflict (409: not awaiting approval).
+     * Rejects a payment awaiting approval (final). Any user with the approve permission may, whether or not
+     * a step names them (reference §3.3: rejecting does not need the approver's role): a rejection moves no
+     * money, so the four-eyes rule that guards approving has nothing to guard. The reason is kept as the
+     * payment's statusReason (code CUST, ISO 20022's "requested by customer") and the REJECTED event's message.
+     * @throws ApiError not_found (404), conflict (409: not awaiting approval), invalid_request (400: an
+     * approvalStepId that is not one of the payment's steps).
      */
-    async reject(ctx: CommandContext, kind: PaymentKind, ref: ResourceRef, reason: string | undefined): Promise<Payment> {
+    async reject(ctx: CommandContext, kind: PaymentKind, ref: ResourceRef, body: RejectBody): Promise<Payment> {
       return ctx.transaction(async (trx) => {
         const current = await findPayment(trx, ctx.actor.organizationId, kind, ref)
         if (current.status !== 'CREATED') {
           throw new ApiError('conflict', `The payment is ${current.status}; only a CREATED payment can be rejected`)
         }
         const steps = await paymentRepo.steps(trx, [current.id])
+        if (body.approvalStepId !== undefined && !steps.some((step) => step.id === body.approvalStepId)) {
+          throw invalidField('approvalStepId', 'is not an approval step of this payment')
+        }
         const pending = steps.find((step) => step.status === 'PENDING')
         if (pending) await paymentRepo.decideStep(trx, pending.id, { status: 'REJECTED', approverUserId: ctx.actor.userId, updated: nowIso() })
         return transitionPayment(trx, current, 'REJECTED', {
           originator: ctx.actor.userId,
-          message: reason ?? 'Rejected',
+          message: body.reason ?? 'Rejected',
+          statusReason: { code: REQUESTED_BY_CUSTOMER, ...(body.reason !== undefined ? { message: body.reason } : {}) },
         })
       })
     },

@@ -10,7 +10,7 @@ import {
   Version,
 } from '../../shared/common.schemas.js'
 import { ListQueryProperties } from '../../http/pagination.js'
-import type { PatchRule } from '../../http/json-patch.js'
+import { JsonPatchBody, type PatchRule } from '../../http/json-patch.js'
 import { CreateEmbeddedExternalAccount, ExternalAccount } from '../external-accounts/external-account.schemas.js'
 
 export const PARTY_TYPES = ['INDIVIDUAL', 'COMPANY'] as const
@@ -56,7 +56,28 @@ export const CreateCounterparty = Type.Object(
     externalId: Type.Optional(ExternalId),
     metadata: Type.Optional(Metadata),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        legalName: 'Acme GmbH',
+        alias: 'Acme',
+        partyType: 'COMPANY',
+        email: 'billing@acme.example',
+        address: { country: 'DE', city: 'Köln', postalCode: '50667', streetName: 'Hohe Straße', streetNumber: '12' },
+        accounts: [
+          {
+            market: 'DE',
+            identifiers: [{ market: 'DE', type: 'IBAN', number: 'DE89370400440532013000' }],
+            alias: 'Acme main account',
+            externalId: 'erp-supplier-1042-main',
+          },
+        ],
+        externalId: 'erp-supplier-1042',
+        metadata: { supplierNumber: '1042' },
+      },
+    ],
+  },
 )
 export type CreateCounterparty = Static<typeof CreateCounterparty>
 
@@ -93,3 +114,14 @@ export const COUNTERPARTY_PATCH_RULES: readonly PatchRule[] = [
   { op: 'replace', path: '/metadata/*' },
   { op: 'remove', path: '/metadata/*' },
 ]
+
+/** The PATCH body: a JSON Patch within COUNTERPARTY_PATCH_RULES. */
+export const CounterpartyPatchBody = {
+  ...JsonPatchBody,
+  examples: [
+    [
+      { op: 'replace', path: '/legalName', value: 'Acme Europe GmbH' },
+      { op: 'add', path: '/email', value: 'payables@acme.example' },
+    ],
+  ],
+}

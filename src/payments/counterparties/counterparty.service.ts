@@ -15,7 +15,7 @@ import type { CommandContext } from '../../shared/command-context.js'
 import { groupBy } from '../../shared/group-by.js'
 import { newId } from '../../shared/ids.js'
 import { requireLive } from '../../shared/lookup.js'
-import { lostRace } from '../lost-race.js'
+import { lostRace } from '../../shared/lost-race.js'
 import { EXTERNAL_ACCOUNTS, externalAccountRepo, toExternalAccount } from '../external-accounts/index.js'
 import { counterpartyRepo, toCounterparty } from './counterparty.repo.js'
 import { findWithAccounts } from './counterparty-with-accounts.js'
@@ -192,9 +192,9 @@ export function createCounterpartyService(database: Database) {
 
     /**
      * Deletes the counterparty and its external accounts; afterwards they answer 410.
-     * @throws ApiError not_found (404), gone (410), precondition_failed (412 when `etag` is given and stale).
+     * @throws ApiError not_found (404), gone (410), precondition_failed (412: `etag` is stale).
      */
-    async remove(ctx: CommandContext, ref: ResourceRef, etag: string | undefined): Promise<void> {
+    async remove(ctx: CommandContext, ref: ResourceRef, etag: string): Promise<void> {
       await ctx.transaction(async (trx) => {
         const { organizationId } = ctx.actor
         const { id } = requireLive(await counterpartyRepo.find(trx, organizationId, ref), 'counterparty', ref)
@@ -203,7 +203,7 @@ export function createCounterpartyService(database: Database) {
         // the etag is compared with the version actually deleted, and a concurrent delete is a 410.
         const row = await counterpartyRepo.markDeleted(trx, id, now)
         if (!row) return lostRace(() => counterpartyRepo.find(trx, organizationId, ref), 'counterparty', ref)
-        if (etag !== undefined) assertEtag(etag, etagOf(row.version - 1))
+        assertEtag(etag, etagOf(row.version - 1))
         const originator = ctx.actor.userId
         const deletedAccounts = await externalAccountRepo.deleteOfCounterparty(trx, id, now)
         for (const account of deletedAccounts) {

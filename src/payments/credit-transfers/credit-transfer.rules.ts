@@ -8,7 +8,7 @@ import { CREDIT_TRANSFER_SCHEMES } from './credit-transfer.schemas.js'
  * be executed is refused at once with the field at fault. Pure functions; unit-tested.
  */
 
-/** reference §2.7: not in the past, at most 60 days ahead. Dates are compared as yyyy-mm-dd. */
+/** reference §2.7: not in the past, at most 60 days ahead — of the bank's business date. Dates are compared as yyyy-mm-dd. */
 export const MAX_DAYS_AHEAD = 60
 
 export function addDays(date: string, days: number): string {
@@ -17,11 +17,11 @@ export function addDays(date: string, days: number): string {
   return next.toISOString().slice(0, 10)
 }
 
-/** @throws ApiError (400, field `date`) */
+/** `today` is the business date of the bank holding the own account. @throws ApiError (400, field `date`) */
 export function checkExecutionDate(date: string, today: string): void {
-  if (date < today) throw invalidField('date', `must not be in the past (today is ${today})`)
+  if (date < today) throw invalidField('date', `must not be in the past (the bank's business date is ${today})`)
   const latest = addDays(today, MAX_DAYS_AHEAD)
-  if (date > latest) throw invalidField('date', `must be at most ${MAX_DAYS_AHEAD} days ahead (${latest})`)
+  if (date > latest) throw invalidField('date', `must be at most ${MAX_DAYS_AHEAD} days ahead of the bank's business date ${today} (${latest})`)
 }
 
 /** The SEPA (EPC) Latin character set for remittance information. */

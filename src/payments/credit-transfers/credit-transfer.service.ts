@@ -5,14 +5,15 @@ import { accountRepo } from '../../financial-data/accounts/index.js'
 import { ApiError, invalidField } from '../../http/errors.js'
 import type { Actor } from '../../iam/actor.js'
 import type { CommandContext } from '../../shared/command-context.js'
-import type { AccountIdentifier } from '../../shared/common.schemas.js'
+import type { AccountIdentifier, Address } from '../../shared/common.schemas.js'
 import { amountFromInput } from '../../shared/money.js'
 import { counterpartyRepo } from '../counterparties/counterparty.repo.js'
 import { externalAccountRepo } from '../external-accounts/index.js'
+import type { BankToday } from '../lifecycle/bank-date.js'
 import type { Payment } from '../lifecycle/payment.js'
 import { insertPayment, organizationHolder } from '../lifecycle/payment-creation.js'
 import type { AccountHolder, AccountSnapshot } from '../lifecycle/payment.schemas.js'
-import { checkExecutionDate, checkScheme, todayUtc } from './credit-transfer.rules.js'
+import { checkExecutionDate, checkScheme } from './credit-transfer.rules.js'
 import type { CreateCreditTransfer } from './credit-transfer.schemas.js'
 
 export function ownAccountSnapshot(account: AccountsTable): AccountSnapshot {
@@ -53,6 +54,8 @@ export async function resolveExternalAccount(db: Executor, actor: Actor, id: str
       id: counterparty.id,
       legalName: counterparty.legal_name,
       ...(counterparty.party_type !== null ? { partyType: counterparty.party_type as 'INDIVIDUAL' | 'COMPANY' } : {}),
+      // Bank files name the counterparty's postal address (structured: required cross-border from November 2026).
+      ...(counterparty.address !== null ? { address: JSON.parse(counterparty.address) as Address } : {}),
     },
     externalAccountId: external.id,
     counterpartyId: counterparty.id,
@@ -69,8 +72,11 @@ async function resolveDestination(db: Executor, actor: Actor, input: CreateCredi
   return { snapshot: ownAccountSnapshot(account), holder: await organizationHolder(db, actor.organizationId), externalAccountId: null, counterpartyId: null }
 }
 
-/** `onApproved` is told when a payment becomes APPROVED, so submission to the bank can start at once. */
-export function createCreditTransferService(onApproved: () => void) {
+/**
+ * `bankToday` dates the payment from the source account's bank; `onApproved` is told when a payment
+ * becomes APPROVED, so submission to the bank can start at once.
+ */
+export function createCreditTransferService(bankToday: BankToday, onApproved: () => void) {
   return {
     /**
      * Validates as a bank would, then stores the payment with its approval steps.
@@ -80,7 +86,6 @@ export function createCreditTransferService(onApproved: () => void) {
       const { actor } = ctx
       const money = amountFromInput(input.amount, 'amount')
       if (money.value <= 0) throw invalidField('amount.value', 'must be positive')
-      checkExecutionDate(input.date, todayUtc())
       try {
         const payment = await ctx.transaction(async (trx) => {
           const source = await accountRepo.find(trx, actor.organizationId, { id: input.source.id })
@@ -88,6 +93,7 @@ export function createCreditTransferService(onApproved: () => void) {
           if (money.currency !== source.currency) {
             throw invalidField('amount.currency', `must be the source account's currency ${source.currency}`)
           }
+          checkExecutionDate(input.date, await bankToday(trx, { organizationId: actor.organizationId, accountId: source.id }))
           const destination = await resolveDestination(trx, actor, input, source)
           const sourceSnapshot = ownAccountSnapshot(source)
           checkScheme({

@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox'
-import { ExternalId, Metadata, ResourceId } from '../../shared/common.schemas.js'
+import { CurrencyCode, ExternalId, Metadata, ResourceId } from '../../shared/common.schemas.js'
 import { AmountInput } from '../../shared/money.js'
 import { ListQueryProperties } from '../../http/pagination.js'
-import { MandateSnapshot, PaymentDate, PaymentFields } from '../lifecycle/payment.schemas.js'
+import { MandateSnapshot, NewPaymentDate, PaymentDate, PaymentFields } from '../lifecycle/payment.schemas.js'
 import { PAYMENT_STATUSES } from '../lifecycle/payment-status.js'
 import { DIRECT_DEBIT_SCHEMES } from '../mandates/mandate.schemas.js'
 
@@ -16,7 +16,7 @@ export type DirectDebit = Static<typeof DirectDebit>
 export const CreateDirectDebit = Type.Object(
   {
     amount: AmountInput,
-    date: PaymentDate,
+    date: NewPaymentDate,
     scheme: Type.Enum([...DIRECT_DEBIT_SCHEMES]),
     source: Type.Object({ type: Type.Literal('EXTERNAL_ACCOUNT'), id: ResourceId }, { additionalProperties: false }),
     destination: Type.Object({ type: Type.Literal('ACCOUNT'), id: ResourceId }, { additionalProperties: false }),
@@ -27,7 +27,20 @@ export const CreateDirectDebit = Type.Object(
     externalId: Type.Optional(ExternalId),
     metadata: Type.Optional(Metadata),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        amount: { currency: 'EUR', stringValue: '49.00' },
+        date: '2025-07-01',
+        scheme: 'SDD_CORE',
+        source: { type: 'EXTERNAL_ACCOUNT', id: '0197a3c4-0d2e-7f61-8a53-6b7c9d1e2f40' },
+        destination: { type: 'ACCOUNT', id: '0197a3c2-5e10-7b2a-9c41-2f6d8e0a1b3c' },
+        reference: 'Subscription July 2025',
+        mandateId: '0197a3c8-1a2b-7c3d-8e4f-901a2b3c4d5e',
+      },
+    ],
+  },
 )
 export type CreateDirectDebit = Static<typeof CreateDirectDebit>
 
@@ -40,5 +53,8 @@ export const DirectDebitListQuery = Type.Object({
   externalId: Type.Optional(ExternalId),
   'date[gte]': Type.Optional(PaymentDate),
   'date[lte]': Type.Optional(PaymentDate),
+  currency: Type.Optional(CurrencyCode),
+  'amount[gte]': Type.Optional(Type.Integer({ minimum: 0, description: 'Minor units' })),
+  'amount[lte]': Type.Optional(Type.Integer({ minimum: 0, description: 'Minor units' })),
 })
 export type DirectDebitListQuery = Static<typeof DirectDebitListQuery>

@@ -5,8 +5,9 @@ import { accountRepo } from '../../financial-data/accounts/index.js'
 import { ApiError, invalidField } from '../../http/errors.js'
 import type { CommandContext } from '../../shared/command-context.js'
 import { amountFromInput } from '../../shared/money.js'
-import { checkExecutionDate, checkSepa, todayUtc } from '../credit-transfers/credit-transfer.rules.js'
+import { checkExecutionDate, checkSepa } from '../credit-transfers/credit-transfer.rules.js'
 import { ownAccountSnapshot, resolveExternalAccount } from '../credit-transfers/credit-transfer.service.js'
+import type { BankToday } from '../lifecycle/bank-date.js'
 import type { Payment } from '../lifecycle/payment.js'
 import { insertPayment, organizationHolder } from '../lifecycle/payment-creation.js'
 import { mandateRepo } from '../mandates/index.js'
@@ -28,8 +29,11 @@ async function resolveMandate(db: Executor, organizationId: string, input: Creat
   return usable[0]!
 }
 
-/** `onApproved` is told when a payment becomes APPROVED, so submission to the bank can start at once. */
-export function createDirectDebitService(onApproved: () => void) {
+/**
+ * `bankToday` dates the collection from the bank of the own account it is collected into; `onApproved`
+ * is told when a payment becomes APPROVED, so submission to the bank can start at once.
+ */
+export function createDirectDebitService(bankToday: BankToday, onApproved: () => void) {
   return {
     /**
      * A collection from a counterparty's account into an own account, under a mandate; same validation,
@@ -40,7 +44,6 @@ export function createDirectDebitService(onApproved: () => void) {
       const { actor } = ctx
       const money = amountFromInput(input.amount, 'amount')
       if (money.value <= 0) throw invalidField('amount.value', 'must be positive')
-      checkExecutionDate(input.date, todayUtc())
       try {
         const payment = await ctx.transaction(async (trx) => {
           const destination = await accountRepo.find(trx, actor.organizationId, { id: input.destination.id })
@@ -48,6 +51,7 @@ export function createDirectDebitService(onApproved: () => void) {
           if (money.currency !== destination.currency) {
             throw invalidField('amount.currency', `must be the destination account's currency ${destination.currency}`)
           }
+          checkExecutionDate(input.date, await bankToday(trx, { organizationId: actor.organizationId, accountId: destination.id }))
           const source = await resolveExternalAccount(trx, actor, input.source.id, 'source.id')
           const mandate = await resolveMandate(trx, actor.organizationId, input)
           const destinationSnapshot = ownAccountSnapshot(destination)

@@ -11,7 +11,7 @@ import {
   Version,
 } from '../../shared/common.schemas.js'
 import { ListQueryProperties } from '../../http/pagination.js'
-import type { PatchRule } from '../../http/json-patch.js'
+import { JsonPatchBody, type PatchRule } from '../../http/json-patch.js'
 
 /** reference §2.6 — a counterparty's bank account, the destination of credit transfers. */
 export const ExternalAccount = Type.Object({
@@ -70,3 +70,9 @@ export const EXTERNAL_ACCOUNT_PATCH_RULES: readonly PatchRule[] = [
   { op: 'replace', path: '/metadata/*' },
   { op: 'remove', path: '/metadata/*' },
 ]
+
+/** The PATCH body: a JSON Patch within EXTERNAL_ACCOUNT_PATCH_RULES. */
+export const ExternalAccountPatchBody = {
+  ...JsonPatchBody,
+  examples: [[{ op: 'add', path: '/alias', value: 'Acme payroll account' }]],
+}

@@ -8,7 +8,7 @@ import type { Actor } from '../../iam/actor.js'
 import { nowIso } from '../../shared/clock.js'
 import type { CommandContext } from '../../shared/command-context.js'
 import { requireLive } from '../../shared/lookup.js'
-import { lostRace } from '../lost-race.js'
+import { lostRace } from '../../shared/lost-race.js'
 import { externalAccountRepo, toExternalAccount } from './external-account.repo.js'
 import {
   EXTERNAL_ACCOUNT_PATCH_RULES,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PAYMENT_STATUSES, assertTransition, canTransition, isDateEditable, isFinal, pathTo, type PaymentStatus } from './payment-status.js'
+import { PAYMENT_STATUSES, assertTransition, canTransition, isDateEditable, isFinal, isWithBank, pathTo, type PaymentStatus } from './payment-status.js'
 
 const allowed: Array<[PaymentStatus, PaymentStatus]> = [
   ['CREATED', 'APPROVED'],
@@ -17,6 +17,9 @@ const allowed: Array<[PaymentStatus, PaymentStatus]> = [
   ['EXECUTED', 'RECONCILED'],
   ['EXECUTED', 'RETURNED'],
   ['RECONCILED', 'RETURNED'],
+  ['CREATED', 'CANCELLED'],
+  ['APPROVED', 'CANCELLED'],
+  ['PENDING_SUBMISSION', 'CANCELLED'],
 ]
 
 describe('payment lifecycle', () => {
@@ -35,9 +38,16 @@ describe('payment lifecycle', () => {
     expect(() => assertTransition('CREATED', 'APPROVED')).not.toThrow()
   })
 
-  it('knows final statuses and when the date may change', () => {
-    expect(PAYMENT_STATUSES.filter(isFinal)).toEqual(['REJECTED', 'FAILED', 'RETURNED'])
+  it('knows final statuses, when the date may change, and when the bank has the payment', () => {
+    expect(PAYMENT_STATUSES.filter(isFinal)).toEqual(['REJECTED', 'FAILED', 'RETURNED', 'CANCELLED'])
     expect(PAYMENT_STATUSES.filter(isDateEditable)).toEqual(['CREATED', 'APPROVED'])
+    expect(PAYMENT_STATUSES.filter(isWithBank)).toEqual(['SENT', 'PENDING_AT_BANK', 'ACCEPTED', 'EXECUTED', 'RECONCILED', 'RETURNED'])
+  })
+
+  it('cancels exactly what the bank does not have yet and is not final', () => {
+    const cancellable = PAYMENT_STATUSES.filter((status) => canTransition(status, 'CANCELLED'))
+    expect(cancellable).toEqual(['CREATED', 'APPROVED', 'PENDING_SUBMISSION'])
+    for (const status of PAYMENT_STATUSES) expect(cancellable.includes(status), status).toBe(!isWithBank(status) && !isFinal(status))
   })
 
   it('finds the path a bank report implies, step by step', () => {

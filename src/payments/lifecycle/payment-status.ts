@@ -6,8 +6,11 @@
  *   APPROVED → PENDING_SUBMISSION → SENT → ACCEPTED | PENDING_AT_BANK | FAILED
  *   PENDING_AT_BANK → ACCEPTED | FAILED;  ACCEPTED → EXECUTED | FAILED
  *   EXECUTED → RECONCILED | RETURNED;  RECONCILED → RETURNED
+ *   CREATED | APPROVED | PENDING_SUBMISSION → CANCELLED (`:cancel`, before the bank has the payment)
  *
- * REJECTED, FAILED and RETURNED are final; RECONCILED is final unless the bank returns the payment.
+ * REJECTED, FAILED, RETURNED and CANCELLED are final; RECONCILED is final unless the bank returns the payment.
+ * CANCELLED is Kassa's: the reference's payment statuses have none (it names a cancelled mandate CANCELLED,
+ * so a cancelled payment is named the same).
  */
 export const PAYMENT_STATUSES = [
   'CREATED',
@@ -21,15 +24,16 @@ export const PAYMENT_STATUSES = [
   'RECONCILED',
   'FAILED',
   'RETURNED',
+  'CANCELLED',
 ] as const
 
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
 
 const TRANSITIONS: Record<PaymentStatus, readonly PaymentStatus[]> = {
-  CREATED: ['APPROVED', 'REJECTED'],
-  APPROVED: ['PENDING_SUBMISSION'],
+  CREATED: ['APPROVED', 'REJECTED', 'CANCELLED'],
+  APPROVED: ['PENDING_SUBMISSION', 'CANCELLED'],
   REJECTED: [],
-  PENDING_SUBMISSION: ['SENT', 'FAILED'],
+  PENDING_SUBMISSION: ['SENT', 'FAILED', 'CANCELLED'],
   SENT: ['ACCEPTED', 'PENDING_AT_BANK', 'FAILED'],
   PENDING_AT_BANK: ['ACCEPTED', 'FAILED'],
   ACCEPTED: ['EXECUTED', 'FAILED'],
@@ -37,6 +41,7 @@ const TRANSITIONS: Record<PaymentStatus, readonly PaymentStatus[]> = {
   RECONCILED: ['RETURNED'],
   FAILED: [],
   RETURNED: [],
+  CANCELLED: [],
 }
 
 /** The event name a transition into a status is recorded under (reference §2.11 names where known). */
@@ -52,6 +57,7 @@ export const EVENT_NAME_FOR_STATUS: Record<PaymentStatus, string> = {
   RECONCILED: 'RECONCILED',
   FAILED: 'FAILED',
   RETURNED: 'RETURNED',
+  CANCELLED: 'CANCELLED',
 }
 
 export function canTransition(from: PaymentStatus, to: PaymentStatus): boolean {
@@ -60,6 +66,14 @@ export function canTransition(from: PaymentStatus, to: PaymentStatus): boolean {
 
 export function isFinal(status: PaymentStatus): boolean {
   return TRANSITIONS[status].length === 0
+}
+
+/** reference §3.1: from SENT on, the bank has the payment (a returned one too). */
+export const WITH_BANK: readonly PaymentStatus[] = ['SENT', 'PENDING_AT_BANK', 'ACCEPTED', 'EXECUTED', 'RECONCILED', 'RETURNED']
+
+/** Whether a bank has the payment: Kassa can no longer take it back, only the bank can recall it. */
+export function isWithBank(status: PaymentStatus): boolean {
+  return WITH_BANK.includes(status)
 }
 
 /** Statuses in which the requested execution date may still change (before submission is scheduled). */

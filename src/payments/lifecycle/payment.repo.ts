@@ -61,6 +61,9 @@ export interface PaymentFilters {
   externalId?: string
   dateFrom?: string
   dateTo?: string
+  currency?: string
+  amountFrom?: number
+  amountTo?: number
 }
 
 export type PaymentChanges = Partial<
@@ -79,6 +82,19 @@ export const paymentRepo = {
     return ('id' in ref ? query.where('id', '=', ref.id) : query.where('external_id', '=', ref.externalId)).executeTakeFirst()
   },
 
+  /**
+   * `find`, with the row locked until the transaction ends (a write that changes nothing): a transaction
+   * that holds the row commits first and this returns what it wrote; a later one waits for ours.
+   */
+  async lock(trx: Executor, organizationId: string, kind: PaymentKind, ref: ResourceRef): Promise<PaymentsTable | undefined> {
+    const query = trx
+      .updateTable('payments')
+      .set((eb) => ({ version: eb.ref('version') }))
+      .where('organization_id', '=', organizationId)
+      .where('kind', '=', kind)
+    return ('id' in ref ? query.where('id', '=', ref.id) : query.where('external_id', '=', ref.externalId)).returningAll().executeTakeFirst()
+  },
+
   async steps(db: Executor, paymentIds: string[]): Promise<PaymentApprovalStepsTable[]> {
     if (paymentIds.length === 0) return []
     return db.selectFrom('payment_approval_steps').selectAll().where('payment_id', 'in', paymentIds).orderBy('position').execute()
@@ -94,8 +110,24 @@ export const paymentRepo = {
     if (filters.externalId) query = query.where('external_id', '=', filters.externalId)
     if (filters.dateFrom) query = query.where('date', '>=', filters.dateFrom)
     if (filters.dateTo) query = query.where('date', '<=', filters.dateTo)
+    if (filters.currency) query = query.where('currency', '=', filters.currency)
+    if (filters.amountFrom !== undefined) query = query.where('amount', '>=', filters.amountFrom)
+    if (filters.amountTo !== undefined) query = query.where('amount', '<=', filters.amountTo)
     if (page.after) query = query.where(keysetAfter(['date', 'id'], 'desc', page.after))
     return query.orderBy('date', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute()
+  },
+
+  /** Whether a collection under the mandate other than `paymentId` is in one of `statuses`. */
+  async otherCollectionIn(db: Executor, mandateId: string, paymentId: string, statuses: readonly string[]): Promise<boolean> {
+    const row = await db
+      .selectFrom('payments')
+      .select('id')
+      .where('mandate_id', '=', mandateId)
+      .where('id', '!=', paymentId)
+      .where('status', 'in', [...statuses])
+      .limit(1)
+      .executeTakeFirst()
+    return row !== undefined
   },
 
   /** Writes changes and bumps the version if the payment is still at `expectedVersion`; false when another writer won. */

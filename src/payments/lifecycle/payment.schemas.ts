@@ -17,6 +17,14 @@ import { PAYMENT_STATUSES } from './payment-status.js'
 
 export const PaymentDate = Type.String({ format: 'date', description: 'Requested execution date, yyyy-mm-dd' })
 
+/** The date of a new payment, and its window (reference §2.7; checked by checkExecutionDate). */
+export const NewPaymentDate = Type.String({
+  format: 'date',
+  description:
+    "Requested execution date, yyyy-mm-dd: from the business date of the own account's bank (for sandbox accounts the " +
+    'sandbox clock, GET /v1/sandbox/clock) to 60 days after it',
+})
+
 export const AccountSnapshot = Type.Object({
   type: Type.Enum(['ACCOUNT', 'EXTERNAL_ACCOUNT']),
   id: ResourceId,
@@ -56,6 +64,9 @@ export const StatusReason = Type.Object({
 })
 export type StatusReason = Static<typeof StatusReason>
 
+/** ISO 20022 reason code CUST, "requested by customer": the statusReason of a payment a user rejected or cancelled. */
+export const REQUESTED_BY_CUSTOMER = 'CUST'
+
 /** The mandate a direct debit collects under, as it was at creation. */
 export const MandateSnapshot = Type.Object({
   id: ResourceId,
@@ -92,8 +103,29 @@ export const PaymentFields = {
   updated: Timestamp,
 }
 
-export const ApproveBody = Type.Object({ approvalStepId: ResourceId }, { additionalProperties: false })
-export const RejectBody = Type.Object(
-  { reason: Type.Optional(Type.String({ maxLength: 255 })) },
-  { additionalProperties: false },
+export const ApproveBody = Type.Object(
+  { approvalStepId: ResourceId },
+  { additionalProperties: false, examples: [{ approvalStepId: '0197a3c6-7b1f-7c02-b3d4-5e6f7a8b9c0d' }] },
 )
+export const RejectBody = Type.Object(
+  {
+    reason: Type.Optional(
+      Type.String({ maxLength: 255, description: "Why: kept as the payment's statusReason.message and the REJECTED event's message" }),
+    ),
+    approvalStepId: Type.Optional(
+      Type.String({ description: 'Tolerated for clients of the reference API, which send it: when given, it must be a step of this payment' }),
+    ),
+  },
+  { additionalProperties: false, examples: [{ reason: 'Duplicate of invoice 2025-0041' }] },
+)
+export type RejectBody = Static<typeof RejectBody>
+
+export const CancelBody = Type.Object(
+  {
+    reason: Type.Optional(
+      Type.String({ maxLength: 255, description: "Why: kept as the payment's statusReason.message and the CANCELLED event's message" }),
+    ),
+  },
+  { additionalProperties: false, examples: [{ reason: 'Paid by card instead' }] },
+)
+export type CancelBody = Static<typeof CancelBody>

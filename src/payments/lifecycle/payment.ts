@@ -33,6 +33,15 @@ export async function findPayment(db: Executor, organizationId: string, kind: Pa
   return requireLive(await paymentRepo.find(db, organizationId, kind, ref), RESOURCE_NAME[kind], ref)
 }
 
+/**
+ * `findPayment` with the payment's row locked until the transaction ends, for a move that must not race
+ * another: a submission and a cancel of one payment run one after the other, the second seeing the first.
+ * @throws ApiError not_found (404) — also for another organization's payment.
+ */
+export async function lockPayment(trx: Executor, organizationId: string, kind: PaymentKind, ref: ResourceRef): Promise<PaymentsTable> {
+  return requireLive(await paymentRepo.lock(trx, organizationId, kind, ref), RESOURCE_NAME[kind], ref)
+}
+
 export interface TransitionOptions {
   originator: string
   message?: string

@@ -44,7 +44,19 @@ export const CreateMandate = Type.Object(
     externalId: Type.Optional(ExternalId),
     metadata: Type.Optional(Metadata),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        externalAccountId: '0197a3c4-0d2e-7f61-8a53-6b7c9d1e2f40',
+        scheme: 'SDD_CORE',
+        creditorReference: 'DE98ZZZ09999999999',
+        mandateReference: 'ACME-2025-0001',
+        signatureDate: '2025-06-02',
+        externalId: 'erp-mandate-0001',
+      },
+    ],
+  },
 )
 export type CreateMandate = Static<typeof CreateMandate>
 

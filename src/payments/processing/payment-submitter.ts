@@ -1,9 +1,12 @@
 import type { Database, Executor } from '../../db/database.js'
 import type { PaymentsTable } from '../../db/schema.js'
 import { SYSTEM_ORIGINATOR } from '../../events/index.js'
-import { bankConnectorFor, type PaymentInstruction } from '../../financial-data/sandbox/index.js'
+import { bankConnectorFor } from '../../connectivity/index.js'
+import type { PaymentInstruction } from '../../financial-data/sandbox/index.js'
 import type { AccountIdentifier } from '../../shared/common.schemas.js'
-import { findPayment, movePayment } from '../lifecycle/payment.js'
+import { endToEndIdOf } from '../../shared/ids.js'
+import { lockPayment, movePayment } from '../lifecycle/payment.js'
+import { WITH_BANK } from '../lifecycle/payment-status.js'
 import { paymentRepo } from '../lifecycle/payment.repo.js'
 import type { AccountHolder, AccountSnapshot, StatusReason } from '../lifecycle/payment.schemas.js'
 import { mandateRepo } from '../mandates/index.js'
@@ -18,7 +21,7 @@ export function instructionFor(payment: PaymentsTable): PaymentInstruction {
   const transfer = payment.kind === 'CREDIT_TRANSFER'
   const counterpartyAccount = JSON.parse(transfer ? payment.destination : payment.source) as AccountSnapshot
   const counterpartyHolder = JSON.parse(transfer ? payment.destination_holder : payment.source_holder) as AccountHolder
-  const mandate = payment.mandate ? (JSON.parse(payment.mandate) as { mandateReference: string }) : undefined
+  const mandate = payment.mandate ? (JSON.parse(payment.mandate) as { mandateReference: string; signatureDate: string }) : undefined
   return {
     paymentId: payment.id,
     paymentType: payment.kind,
@@ -27,13 +30,27 @@ export function instructionFor(payment: PaymentsTable): PaymentInstruction {
     amount: payment.amount,
     currency: payment.currency,
     executionDate: payment.date,
-    counterparty: { name: counterpartyHolder.legalName, iban: ibanOf(counterpartyAccount), ...(counterpartyAccount.bic ? { bic: counterpartyAccount.bic } : {}) },
+    counterparty: {
+      name: counterpartyHolder.legalName,
+      iban: ibanOf(counterpartyAccount),
+      ...(counterpartyAccount.bic ? { bic: counterpartyAccount.bic } : {}),
+      ...(counterpartyHolder.address ? { address: counterpartyHolder.address } : {}),
+    },
     reference: payment.reference,
-    // The payment id travels to the booked entry, so the booking can be matched back to it.
-    endToEndId: payment.id.replaceAll('-', ''),
-    ...(mandate ? { mandateReference: mandate.mandateReference } : {}),
+    endToEndId: endToEndIdOf(payment.id),
+    ...(mandate ? { mandateReference: mandate.mandateReference, mandateSignatureDate: mandate.signatureDate } : {}),
     scheme: payment.scheme,
   }
+}
+
+/**
+ * SEPA sequence type from the mandate's history: RCUR once another collection under it is with the bank or
+ * queued for a bank file, FRST before (EPC SDD rulebooks: the first collection of a recurrent series is FRST). Kassa's mandates
+ * are all recurrent and have no last collection, so OOFF and FNAL are not derived.
+ */
+async function sequenceTypeOf(trx: Executor, payment: PaymentsTable): Promise<'FRST' | 'RCUR'> {
+  const handedOver = await paymentRepo.otherCollectionIn(trx, payment.mandate_id!, payment.id, [...WITH_BANK, 'PENDING_SUBMISSION'])
+  return handedOver ? 'RCUR' : 'FRST'
 }
 
 /** ISO 20022 MD01, no valid mandate: the SEPA reason a bank gives a collection without one. */
@@ -49,14 +66,16 @@ async function refusal(trx: Executor, payment: PaymentsTable): Promise<StatusRea
 /**
  * Submits one APPROVED payment to its account's bank, in one transaction: APPROVED →
  * PENDING_SUBMISSION → SENT (with the bank's instruction id), then whatever the bank acknowledged
- * (ACCEPTED, PENDING_AT_BANK, FAILED). A collection whose mandate was cancelled meanwhile FAILS
+ * (ACCEPTED, PENDING_AT_BANK, FAILED). A bank reached by files queues it instead: the payment stays in
+ * PENDING_SUBMISSION until the file is made (bank-connector.ts). A collection whose mandate was cancelled meanwhile FAILS
  * with MD01 instead of being sent. An account with no bank connection leaves the payment visibly in
- * PENDING_SUBMISSION, with an event saying why.
- * @returns false when another process got to the payment first.
+ * PENDING_SUBMISSION, with an event saying why (it can still be cancelled there).
+ * @returns false when another process got to the payment first, or it was cancelled.
  */
 export async function submitPayment(database: Database, paymentRow: PaymentsTable): Promise<boolean> {
   return database.transaction(async (trx) => {
-    const current = await findPayment(trx, paymentRow.organization_id, paymentRow.kind, { id: paymentRow.id })
+    // Locked, so a cancel running at the same time commits first (and this sees CANCELLED) or waits for us.
+    const current = await lockPayment(trx, paymentRow.organization_id, paymentRow.kind, { id: paymentRow.id })
     if (current.status !== 'APPROVED') return false
     const steps = await paymentRepo.steps(trx, [current.id])
     const connector = await bankConnectorFor(database, trx, current.account_id)
@@ -76,7 +95,10 @@ export async function submitPayment(database: Database, paymentRow: PaymentsTabl
       return true
     }
     if (!connector) return true
-    const acknowledgement = await connector.submit(trx, instructionFor(pending))
+    const instruction = instructionFor(pending)
+    const acknowledgement = await connector.submit(trx, pending.mandate_id ? { ...instruction, sequenceType: await sequenceTypeOf(trx, pending) } : instruction)
+    // Queued for the bank's next file: the payment stays here until the file is made (the connector then reports SENT).
+    if (acknowledgement.status === 'PENDING_SUBMISSION') return true
     const { row: sent } = await movePayment(
       trx,
       pending,

@@ -1,6 +1,6 @@
 import { ApiError } from '../http/errors.js'
 import type { ResourceRef } from '../http/resource-ref.js'
-import { requireLive } from '../shared/lookup.js'
+import { requireLive } from './lookup.js'
 
 /**
  * A conditional write (`WHERE version = expected`, or `deleted_at IS NULL`) matched no row: another

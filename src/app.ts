@@ -1,0 +1,119 @@
+import { resolve } from 'node:path'
+import { DEFAULT_BANK_FILES_DIR, type Config } from './config/config.js'
+import { bankFileRoutes, connectionRoutes, inboundFileRoutes } from './connectivity/index.js'
+import type { Database } from './db/database.js'
+import { accountRoutes, balanceRoutes, sandboxRoutes, statementExportRoutes, statementRoutes, transactionRoutes } from './financial-data/index.js'
+import type { ApiApp } from './http/api-app.js'
+import { registerApiGuard, registerPublicGuard } from './http/api-guard.js'
+import { registerDashboard } from './http/dashboard.js'
+import { createHttpApp } from './http/http-app.js'
+import { SlidingWindowRateLimiter } from './http/rate-limiter.js'
+import {
+  accessKeyRoutes,
+  createAuthenticator,
+  passwordRoutes,
+  requirePermission,
+  roleRoutes,
+  sessionRoutes,
+  signInRoutes,
+  totpRoutes,
+  userRoutes,
+} from './iam/index.js'
+import { idempotencyTestRoutes, registerIdempotency } from './idempotency/index.js'
+import {
+  approvalChainReferences,
+  approvalChainRoutes,
+  counterpartyRoutes,
+  creditTransferRoutes,
+  directDebitRoutes,
+  externalAccountRoutes,
+  mandateRoutes,
+} from './payments/index.js'
+import { startPaymentWorker, type PaymentWorker } from './payments/processing/index.js'
+import { VERSION } from './version.js'
+import { deliveryRoutes, registerDeliveryWorker, webhookRoutes, webhookSettings, type WebhookSettingsInput } from './webhooks/index.js'
+
+export interface AppOptions {
+  config: Pick<Config, 'rateLimitPerMinute' | 'maintenance' | 'logLevel'> & Partial<Pick<Config, 'webhookAllowLoopback' | 'bankFilesDir'>>
+  database: Database
+  /** How long an Idempotency-Key stays locked by a request whose process may have died. */
+  idempotencyLeaseMilliseconds?: number
+  /** How long an access key's grant is cached between database reads. */
+  authCacheMilliseconds?: number
+  /** Webhook delivery: retry schedule, timeouts, the worker; production's defaults when omitted. */
+  webhooks?: WebhookSettingsInput
+  /** Pause between payment worker passes (submission, sandbox bank steps); false runs no worker. */
+  paymentWorkerIntervalMilliseconds?: number | false
+}
+
+/**
+ * The composition root: the HTTP plumbing (src/http), then every domain's workers and routes, wired by
+ * hand with the ports each needs. Grep finds every route; nothing below src/ imports this file.
+ */
+export async function buildApp(options: AppOptions): Promise<ApiApp> {
+  const app = await createHttpApp({ logLevel: options.config.logLevel, database: options.database, version: VERSION })
+  const webhooks = webhookSettings(options.config.webhookAllowLoopback ?? false, options.webhooks)
+  registerDeliveryWorker(app, webhooks)
+
+  // Approved payments go to their bank from a background worker, woken at once by each approval.
+  let paymentWorker: PaymentWorker | undefined
+  const wakePaymentWorker = () => paymentWorker?.wake()
+  app.addHook('onReady', async () => {
+    const interval = options.paymentWorkerIntervalMilliseconds ?? 1_000
+    if (interval !== false) paymentWorker = startPaymentWorker(options.database, {
+        intervalMilliseconds: interval,
+        log: app.log,
+        afterChanges: () => app.webhookDeliveries.nudge(),
+      })
+  })
+  app.addHook('onClose', async () => paymentWorker?.stop())
+
+  // The dashboard's static pages (issue 11): people sign in there and act through this same public API.
+  await registerDashboard(app)
+
+  const rateLimiter = new SlidingWindowRateLimiter(options.config.rateLimitPerMinute)
+  // Sign-in takes no credentials (it makes them): its own scope, without the API's authentication and Idempotency-Key.
+  await app.register(async (publicApi: ApiApp) => {
+    registerPublicGuard(publicApi, { maintenance: options.config.maintenance, rateLimiter })
+    signInRoutes(publicApi)
+  })
+
+  await app.register(async (api: ApiApp) => {
+    registerApiGuard(api, {
+      maintenance: options.config.maintenance,
+      // An access key (HTTP Basic) or a signed-in person's session cookie: the same Actor either way.
+      authenticate: createAuthenticator(options.database.db, {
+        cacheMilliseconds: options.authCacheMilliseconds ?? 5_000,
+      }),
+      authorize: requirePermission,
+      rateLimiter,
+    })
+    registerIdempotency(api, options.database, { leaseMilliseconds: options.idempotencyLeaseMilliseconds ?? 120_000 })
+    idempotencyTestRoutes(api)
+    accountRoutes(api)
+    transactionRoutes(api)
+    balanceRoutes(api)
+    sandboxRoutes(api)
+    statementRoutes(api)
+    statementExportRoutes(api)
+    connectionRoutes(api, options.config.bankFilesDir ?? resolve(DEFAULT_BANK_FILES_DIR))
+    bankFileRoutes(api)
+    inboundFileRoutes(api)
+    counterpartyRoutes(api)
+    externalAccountRoutes(api)
+    creditTransferRoutes(api, wakePaymentWorker)
+    mandateRoutes(api)
+    directDebitRoutes(api, wakePaymentWorker)
+    roleRoutes(api, approvalChainReferences)
+    userRoutes(api, approvalChainReferences)
+    accessKeyRoutes(api)
+    passwordRoutes(api)
+    sessionRoutes(api)
+    totpRoutes(api)
+    approvalChainRoutes(api)
+    webhookRoutes(api, webhooks)
+    deliveryRoutes(api)
+  })
+
+  return app
+}

@@ -1,0 +1,61 @@
+import { resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_DATABASE_URL, loadConfig } from './config.js'
+
+function problemOf(env: NodeJS.ProcessEnv): string {
+  try {
+    loadConfig(env)
+  } catch (error) {
+    return (error as Error).message
+  }
+  throw new Error('the configuration was accepted')
+}
+
+describe('loadConfig', () => {
+  it('has defaults for everything', () => {
+    expect(loadConfig({})).toEqual({
+      host: '127.0.0.1',
+      port: 8080,
+      databaseUrl: DEFAULT_DATABASE_URL,
+      rateLimitPerMinute: 600,
+      maintenance: false,
+      logLevel: 'info',
+      webhookAllowLoopback: false,
+      sandboxPaceMilliseconds: 1_000,
+      bankFilesDir: resolve('data/bank-files'),
+    })
+  })
+
+  it('takes KASSA_BANK_FILES_DIR relative to the working directory, and refuses the root', () => {
+    expect(loadConfig({ KASSA_BANK_FILES_DIR: '/srv/kassa/bank-files' }).bankFilesDir).toBe('/srv/kassa/bank-files')
+    expect(loadConfig({ KASSA_BANK_FILES_DIR: 'files' }).bankFilesDir).toBe(resolve('files'))
+    expect(problemOf({ KASSA_BANK_FILES_DIR: '/' })).toBe(
+      'Invalid configuration: KASSA_BANK_FILES_DIR must be a directory path, other than the root (relative to the working directory), got "/"',
+    )
+  })
+
+  it('accepts the database URLs it knows: postgres://, postgresql://, sqlite:PATH and plain paths', () => {
+    for (const url of ['postgres://u:p@db:5432/kassa', 'postgresql://db/kassa', 'sqlite:./x.sqlite', 'sqlite::memory:', './data/k.sqlite', '/var/lib/k.db']) {
+      expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url)
+    }
+  })
+
+  it('refuses an unknown or misspelt DATABASE_URL scheme, naming the variable and the accepted forms', () => {
+    for (const url of ['postgress://db/kassa', 'mysql://root@db/kassa', 'postgres:db/kassa', 'file:./x.sqlite']) {
+      expect(problemOf({ DATABASE_URL: url })).toBe(
+        `Invalid configuration: DATABASE_URL must be postgres://user:password@host:5432/db (or postgresql://…), sqlite:PATH, or a plain file path, got "${url}"`,
+      )
+    }
+  })
+
+  it('names each bad variable and what it accepts, all at once', () => {
+    expect(problemOf({ KASSA_RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'verbose', KASSA_MAINTENANCE: 'yes' })).toBe(
+      'Invalid configuration: KASSA_MAINTENANCE must be true, false, 1 or 0, got "yes"; ' +
+        'KASSA_RATE_LIMIT_PER_MINUTE must be an integer ≥ 1, got "0"; ' +
+        'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"',
+    )
+    expect(problemOf({ PORT: '80a' })).toBe('Invalid configuration: PORT must be an integer from 0 to 65535, got "80a"')
+    expect(problemOf({ PORT: '70000' })).toBe('Invalid configuration: PORT must be an integer from 0 to 65535, got "70000"')
+    expect(problemOf({ KASSA_SANDBOX_PACE_MS: '5' })).toBe('Invalid configuration: KASSA_SANDBOX_PACE_MS must be an integer ≥ 10 (milliseconds), got "5"')
+  })
+})

@@ -1,0 +1,3 @@
+export { connectionRoutes } from './connection.routes.js'
+export { Connection } from './connection.schemas.js'
+export { lockFilesConnection } from './connection.service.js'

@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto'
+import { link, mkdir, readdir, readFile, unlink } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Database } from '../../db/database.js'
+import { ApiError } from '../../http/errors.js'
+import { connectionRepo } from '../connections/connection.repo.js'
+import { createInboundFileService } from './inbound-file.service.js'
+import { INBOUND_FILE_LIMIT } from './pain002.model.js'
+
+/** Where a file goes once read: processed (its result is kept with it in bank_files) or refused (not a file Kassa reads). */
+export const PROCESSED_DIR = 'processed'
+export const REFUSED_DIR = 'refused'
+
+export interface InboxPass {
+  /** Files processed and moved to processed/ (a file seen before, by content, too). */
+  processed: number
+  /** Files Kassa cannot read (a 4xx over HTTP), moved to refused/ with why. */
+  refused: { path: string; message: string }[]
+  /** Files left where they are for the next pass (the disk or the database failed). */
+  failures: { path: string; error: unknown }[]
+}
+
+/**
+ * Names the channel's tool is still writing are skipped: dot files and temporary names. The tool must drop a file
+ * atomically (temporary name, then rename), as Kassa writes its outbox (outbox-writer.ts).
+ */
+function isDropped(name: string): boolean {
+  return !name.startsWith('.') && !/\.(tmp|part)$/i.test(name)
+}
+
+/** Moves a file into a subfolder without overwriting one there (link(2) fails on an existing name): a clash takes the content's hash. */
+async function moveInto(directory: string, name: string, subfolder: string, xml: string): Promise<void> {
+  const target = join(directory, subfolder)
+  await mkdir(target, { recursive: true })
+  try {
+    await link(join(directory, name), join(target, name))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    await link(join(directory, name), join(target, `${createHash('sha256').update(xml, 'utf8').digest('hex').slice(0, 16)}-${name}`)).catch((again: unknown) => {
+      if ((again as NodeJS.ErrnoException).code !== 'EEXIST') throw again
+    })
+  }
+  await unlink(join(directory, name))
+}
+
+/**
+ * The files dropped in every connection's inboxDir, processed exactly as POST /connectivity/v2/connections/{id}/files
+ * processes an upload (the same service). Each file is read before and moved after its transaction, never inside one.
+ * Crash-safe by order: the file is processed (committed, with its content's hash) first and moved second; a crash
+ * between the two leaves it in the inbox, and the next pass finds its hash known, changes nothing and moves it. A
+ * file that moved was therefore always processed, and no file is lost or applied twice.
+ */
+export async function readInboxes(database: Database): Promise<InboxPass> {
+  const service = createInboundFileService(database)
+  const pass: InboxPass = { processed: 0, refused: [], failures: [] }
+  for (const connection of await connectionRepo.withInbox(database.db)) {
+    const directory = connection.inbox_dir!
+    const entries = await readdir(directory, { withFileTypes: true }).catch((error: unknown) => {
+      pass.failures.push({ path: directory, error })
+      return []
+    })
+    for (const entry of entries.filter((candidate) => candidate.isFile() && isDropped(candidate.name))) {
+      const path = join(directory, entry.name)
+      try {
+        const xml = await readFile(path, 'utf8')
+        const ctx = { actor: { organizationId: connection.organization_id }, transaction: database.transaction.bind(database) }
+        try {
+          if (Buffer.byteLength(xml, 'utf8') > INBOUND_FILE_LIMIT) throw new ApiError('payload_too_large', `The file is larger than ${INBOUND_FILE_LIMIT / 1024 / 1024} MiB`)
+          await service.receive(ctx, connection.id, xml)
+        } catch (error) {
+          // A file Kassa cannot read stays unread however often it is tried: out of the way, with the reason.
+          if (!(error instanceof ApiError) || error.status >= 500 || error.code === 'conflict') throw error
+          await moveInto(directory, entry.name, REFUSED_DIR, xml)
+          pass.refused.push({ path, message: error.message })
+          continue
+        }
+        await moveInto(directory, entry.name, PROCESSED_DIR, xml)
+        pass.processed += 1
+      } catch (error) {
+        pass.failures.push({ path, error })
+      }
+    }
+  }
+  return pass
+}

@@ -1,0 +1,2 @@
+export { inboundFileRoutes } from './inbound-file.routes.js'
+export { readInboxes } from './inbox-reader.js'

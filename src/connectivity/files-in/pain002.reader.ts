@@ -1,0 +1,140 @@
+import { ApiError } from '../../http/errors.js'
+import { all, text, type Node } from '../../financial-data/statements/camt-xml.js'
+import { MemoryBudget } from '../../financial-data/statements/memory-budget.js'
+import { XmlReader, type Disposition, type XmlHandler } from '../../financial-data/statements/xml-reader.js'
+import { INBOUND_FILE_LIMIT, PAIN002_VERSIONS, type IsoStatus, type Pain002Version, type StatusReason, type StatusReport } from './pain002.model.js'
+
+const ISO_NAMESPACE = /^urn:iso:std:iso:20022:tech:xsd:(.+)$/
+const ISO_STATUSES: readonly string[] = ['ACCP', 'ACSP', 'ACSC', 'ACWC', 'PDNG', 'RJCT', 'PART', 'RCVD', 'ACTC', 'ACWP', 'ACFC', 'ACCC']
+
+function invalid(message: string, field: string): ApiError {
+  return new ApiError('invalid_request', message, [{ code: 'invalid_status_report', field, error: message }])
+}
+
+/** The message type a root element declares by its ISO 20022 namespace, e.g. pain.002.001.10. */
+function messageTypeOf(attributes: Readonly<Record<string, string>>): string | undefined {
+  for (const [name, value] of Object.entries(attributes)) {
+    const match = /^xmlns(:|$)/.test(name) ? ISO_NAMESPACE.exec(value) : null
+    if (match) return match[1]
+  }
+  return undefined
+}
+
+function statusOf(node: unknown, name: string, field: string): IsoStatus | undefined {
+  const value = text(node, name)
+  if (value === undefined) return undefined
+  if (!ISO_STATUSES.includes(value)) throw invalid(`${field}.${name} ${value} is no ISO 20022 payment status`, `${field}.${name}`)
+  return value as IsoStatus
+}
+
+/** The first StsRsnInf: its Rsn/Cd (or Rsn/Prtry) and AddtlInf texts joined (NARR carries its reason there). */
+function reasonOf(node: unknown): StatusReason | undefined {
+  const [information] = all(node, 'StsRsnInf')
+  if (information === undefined) return undefined
+  const code = text(information, 'Rsn', 'Cd') ?? text(information, 'Rsn', 'Prtry')
+  const additional = all(information, 'AddtlInf').filter((line): line is string => typeof line === 'string' && line !== '')
+  if (code === undefined && additional.length === 0) return undefined
+  return { code: code ?? 'NARR', ...(additional.length > 0 ? { additionalInformation: additional.join(' ') } : {}) }
+}
+
+function required(node: unknown, name: string, field: string): string {
+  const value = text(node, name)
+  if (value === undefined) throw invalid(`${field}.${name} is missing`, `${field}.${name}`)
+  return value
+}
+
+/**
+ * Reads a pain.002 customer payment status report (.001.10 or .001.03) with the statements' streaming
+ * reader (xml-reader.ts: no DOCTYPE, size-limited tokens), keeping its group header, original group and
+ * original payment informations. A document of another message type is refused once it proved well-formed.
+ */
+class Pain002Reader implements XmlHandler {
+  private depth = 0
+  private messageType: string | undefined
+  private rootName = ''
+  private header: Node | undefined
+  private group: Node | undefined
+  private readonly informations: Node[] = []
+
+  /** Elements streamed or captured and not yet closed: skipped ones are neither opened nor closed to the handler. */
+  open(name: string, attributes: Readonly<Record<string, string>>): Disposition {
+    const disposition = this.dispositionOf(name, attributes)
+    if (disposition !== 'skip') this.depth += 1
+    return disposition
+  }
+
+  private dispositionOf(name: string, attributes: Readonly<Record<string, string>>): Disposition {
+    if (this.depth === 0) {
+      this.rootName = name
+      this.messageType = messageTypeOf(attributes)
+      return 'stream'
+    }
+    if (this.depth === 1) return name === 'CstmrPmtStsRpt' && this.rootName === 'Document' ? 'stream' : 'skip'
+    return ['GrpHdr', 'OrgnlGrpInfAndSts', 'OrgnlPmtInfAndSts'].includes(name) ? 'capture' : 'skip'
+  }
+
+  captured(name: string, value: unknown): void {
+    this.depth -= 1
+    if (name === 'GrpHdr') this.header = value as Node
+    else if (name === 'OrgnlGrpInfAndSts') this.group = value as Node
+    else this.informations.push(value as Node)
+  }
+
+  close(): void {
+    this.depth -= 1
+  }
+
+  report(): StatusReport {
+    const type = this.messageType
+    if (this.rootName !== 'Document' || type === undefined) {
+      throw new ApiError('unsupported_message', 'The file is no ISO 20022 message: its root must be a Document in an urn:iso:std:iso:20022:tech:xsd namespace')
+    }
+    if (!(PAIN002_VERSIONS as readonly string[]).includes(type)) {
+      throw new ApiError(
+        'unsupported_message',
+        `The file is a ${type}: Kassa reads pain.002 status reports (${PAIN002_VERSIONS.join(', ')}) from banks; camt.054 and camt.053 are not read here yet (import statements at POST /financial-data/v2/statements)`,
+      )
+    }
+    if (!this.header || !this.group) throw invalid('The status report has no GrpHdr or OrgnlGrpInfAndSts', 'CstmrPmtStsRpt')
+    return {
+      messageType: type as Pain002Version,
+      messageId: required(this.header, 'MsgId', 'GrpHdr'),
+      originalMessageId: required(this.group, 'OrgnlMsgId', 'OrgnlGrpInfAndSts'),
+      ...optional('groupStatus', statusOf(this.group, 'GrpSts', 'OrgnlGrpInfAndSts')),
+      ...optional('groupReason', reasonOf(this.group)),
+      paymentInformations: this.informations.map((information, index) => {
+        const field = `OrgnlPmtInfAndSts[${index + 1}]`
+        return {
+          id: required(information, 'OrgnlPmtInfId', field),
+          ...optional('status', statusOf(information, 'PmtInfSts', field)),
+          ...optional('reason', reasonOf(information)),
+          transactions: all(information, 'TxInfAndSts').map((transaction, position) => {
+            const at = `${field}.TxInfAndSts[${position + 1}]`
+            return {
+              endToEndId: required(transaction, 'OrgnlEndToEndId', at),
+              ...optional('status', statusOf(transaction, 'TxSts', at)),
+              ...optional('reason', reasonOf(transaction)),
+            }
+          }),
+        }
+      }),
+    }
+  }
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V }
+}
+
+/**
+ * A pain.002 from its text. @throws ApiError invalid_request (400: malformed XML, a DOCTYPE, a missing
+ * id or an unknown status), unsupported_message (422: another message), payload_too_large (413).
+ */
+export function readStatusReport(xml: string): StatusReport {
+  const handler = new Pain002Reader()
+  const budget = new MemoryBudget(INBOUND_FILE_LIMIT * 4, () => new ApiError('payload_too_large', 'The status report is too large to read'))
+  const reader = new XmlReader(handler, budget)
+  reader.write(xml)
+  reader.end()
+  return handler.report()
+}

@@ -1,0 +1,1 @@
+export { bankFileRoutes } from './bank-file.routes.js'

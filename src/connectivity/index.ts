@@ -1,0 +1,8 @@
+/** The connectivity domain (issue 12: real bank rails): what other domains and the composition root may import. */
+export { connectionRoutes, lockFilesConnection } from './connections/index.js'
+export { bankConnectorFor } from './bank-connectors.js'
+export { bankFileRoutes } from './files/index.js'
+export { inboundFileRoutes, readInboxes } from './files-in/index.js'
+export { gatherDueFiles } from './files-out/file-gathering.js'
+export { withdrawQueuedPayment } from './files-out/files-connector.js'
+export { writePendingFiles } from './files-out/outbox-writer.js'

@@ -1,0 +1,54 @@
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
+import type { ConnectionError, FastifyInstance } from 'fastify'
+import { errorBody } from './error-handler.js'
+import { ApiError, type ErrorCode } from './errors.js'
+import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './request-timeouts.js'
+import { generateRequestId, REQUEST_ID_HEADER } from './request-id.js'
+
+/**
+ * Answers to what Node refuses before Fastify sees a request — headers over 16 KiB (431), headers or a
+ * request too slow (408), malformed HTTP (400) — in the same envelope, with a request-id, as every
+ * other answer (issue 9). The connection is closed afterwards, as Node does.
+ */
+
+const ANSWERS: Record<string, { code: ErrorCode; message: string }> = {
+  HPE_HEADER_OVERFLOW: { code: 'headers_too_large', message: 'The request headers are larger than 16 KiB' },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    code: 'request_timeout',
+    message: `The request was not received in time: headers within ${HEADERS_TIMEOUT_MS / 1000} s, the whole request within ${REQUEST_TIMEOUT_MS / 60_000} min`,
+  },
+}
+const MALFORMED = { code: 'invalid_request', message: 'The request is not valid HTTP/1.1' } as const
+
+/**
+ * The raw HTTP/1.1 answer, written on the socket: there is no request or reply object to send it. The
+ * answer to a HEAD request has the headers only (RFC 9110 §9.3.2), else a client reads the body as the next answer.
+ */
+export function rawErrorResponse(error: ApiError, requestId: string, head = false): string {
+  const body = JSON.stringify(errorBody(error, requestId))
+  return [
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}`,
+    `${REQUEST_ID_HEADER}: ${requestId}`,
+    'content-type: application/json; charset=utf-8',
+    `content-length: ${Buffer.byteLength(body)}`,
+    'connection: close',
+    '',
+    head ? '' : body,
+  ].join('\r\n')
+}
+
+/** Fastify's `clientErrorHandler`: `this` is the Fastify instance. */
+export function answerClientError(this: FastifyInstance, error: ConnectionError, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  const { code, message } = ANSWERS[error.code ?? ''] ?? MALFORMED
+  const requestId = generateRequestId()
+  // An answer already under way (Node's request timeout firing late) cannot be replaced by another.
+  const answering = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true
+  // Node gives the bytes it failed on as a Buffer (Fastify's type says its JSON form).
+  const packet: unknown = error.rawPacket
+  const head = Buffer.isBuffer(packet) && packet.subarray(0, 5).toString('latin1') === 'HEAD '
+  if (socket.writable && !answering) socket.write(rawErrorResponse(new ApiError(code, message), requestId, head))
+  this.log.info({ requestId, code, reason: error.code }, 'client error answered before routing')
+  socket.destroy(error)
+}

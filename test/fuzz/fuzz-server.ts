@@ -1,0 +1,177 @@
+import type { Credentials } from '../../src/iam/index.js'
+import type { HostResolver } from '../../src/webhooks/index.js'
+import { basicAuth, startTestApp, type TestApp } from '../support/test-app.js'
+import { fingerprinter, type Fingerprint } from './db-fingerprint.js'
+import { headerValue, HttpClient, type Answer, type SentRequest } from './http-client.js'
+import { jsonText, Repeated } from './json-text.js'
+import { KnownIds } from './known-ids.js'
+import { collectionOf, loadOperations, type Operation } from './openapi-operations.js'
+import type { PlanContext, RequestPlan } from './request-plans.js'
+import { percentEncoded, type AuthChoice, type Credential, type IdChoice, type IfMatchChoice } from './request-parts.js'
+
+/**
+ * The app under fuzz: the real server on 127.0.0.1 over a fresh database of the backend under test,
+ * with its background workers off so that every write comes from a request the suite made (and a
+ * refused one can be shown to have written nothing). Webhook host names resolve through a stub DNS.
+ */
+
+/** Host names the stub DNS knows; anything else does not resolve. */
+export const STUB_DNS: Record<string, string[]> = {
+  'hooks.example.com': ['93.184.215.14'],
+  'dual.example.com': ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'],
+  'intranet.example.com': ['10.20.30.40'],
+  'metadata.example.com': ['169.254.169.254'],
+  'localhost.example.com': ['127.0.0.1'],
+  'mixed.example.com': ['93.184.215.14', '127.0.0.1'],
+  'mapped.example.com': ['::ffff:10.0.0.1'],
+  'compat.example.com': ['::127.0.0.1'],
+}
+
+const resolve: HostResolver = async (hostname) => {
+  const addresses = STUB_DNS[hostname]
+  if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' })
+  return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }))
+}
+
+function text(value: string | Repeated): string {
+  return value instanceof Repeated ? value.value() : value
+}
+
+/** An id for a path slot no known id fits: well-formed, and no row has it. */
+const UNKNOWN_ID = '01900000-0000-7000-8000-000000000000'
+
+export class FuzzServer {
+  readonly operations: Operation[] = loadOperations()
+  private readonly byLabel = new Map(this.operations.map((operation) => [`${operation.method} ${operation.path}`, operation]))
+  /** Set once seed-resources.ts has made the organization's resources. */
+  context!: PlanContext
+
+  private constructor(
+    readonly t: TestApp,
+    readonly port: number,
+    readonly client: HttpClient,
+    readonly keys: Record<Credential, Credentials>,
+    readonly known: KnownIds,
+    readonly fingerprint: () => Promise<Fingerprint>,
+  ) {}
+
+  static async start(): Promise<FuzzServer> {
+    const t = await startTestApp({ paymentWorkerIntervalMilliseconds: false, webhooks: { resolve, startWorker: false } })
+    const base = new URL(await t.app.listen({ host: '127.0.0.1', port: 0 }))
+    const keys: Record<Credential, Credentials> = {
+      owner: t.owner,
+      admin: await t.newKey('admin'),
+      readOnly: await t.newKey('read-only'),
+      otherOrganization: await t.newOrganization('Fuzz other organization'),
+    }
+    // The users behind the suite's own keys are never offered to DELETE or PATCH: the suite needs them.
+    const known = new KnownIds(new Set(Object.values(keys).map((key) => key.userId)))
+    return new FuzzServer(t, Number(base.port), new HttpClient(base), keys, known, await fingerprinter(t.db.database))
+  }
+
+  operation(label: string): Operation {
+    const operation = this.byLabel.get(label)
+    if (!operation) throw new Error(`no operation ${label}`)
+    return operation
+  }
+
+  /** Sends the request and files the ids of a 2xx JSON answer. */
+  async send(request: SentRequest): Promise<Answer> {
+    const answer = await this.client.send(request)
+    if (answer.status >= 200 && answer.status < 300 && /json/.test(answer.headers['content-type'] ?? '')) {
+      try {
+        this.known.harvest(request.path.split('?', 1)[0]!, JSON.parse(answer.body))
+      } catch {
+        // A body cut at the client's limit is not JSON: nothing to file.
+      }
+    }
+    return answer
+  }
+
+  authorization(auth: AuthChoice): string | undefined {
+    switch (auth.kind) {
+      case 'key':
+        return basicAuth(this.keys[auth.key])
+      case 'wrongSecret': {
+        const { accessKey, secret } = this.keys[auth.key]
+        return basicAuth({ accessKey, secret: `${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}` })
+      }
+      case 'none':
+        return undefined
+      case 'header':
+        return text(auth.value)
+    }
+  }
+
+  /** The concrete path of a plan: each `{param}` from the ids its collection lists, or the literal chosen. */
+  path(operation: Operation, ids: IdChoice[]): string {
+    let path = operation.path
+    operation.pathParams.forEach((param, index) => {
+      const choice = ids[index]!
+      let segment: string
+      if (choice.kind === 'text') segment = text(choice.text)
+      else if (choice.kind === 'external') {
+        const externalIds = this.known.externalIds
+        segment = `external:${externalIds.length > 0 ? externalIds[choice.index % externalIds.length] : 'none'}`
+      } else {
+        const listed = this.known.inCollection(collectionOf(path, param))
+        const pool = listed.length > 0 ? listed : this.known.forField(param)
+        const id = pool.length > 0 ? pool[choice.index % pool.length]! : UNKNOWN_ID
+        segment = choice.upper ? id.toUpperCase() : id
+      }
+      path = path.replace(`{${param}}`, segment)
+    })
+    return path
+  }
+
+  /** The etag the resource at `path` has now, as the owner reads it; a made-up one when it cannot be read. */
+  async currentEtag(path: string): Promise<string> {
+    const answer = await this.client.send({ method: 'GET', path: path.replace(/:\w+$/, ''), headers: { authorization: basicAuth(this.keys.owner) } })
+    try {
+      const etag = (JSON.parse(answer.body) as { etag?: unknown }).etag
+      return typeof etag === 'string' ? etag : 'version:1'
+    } catch {
+      return 'version:1'
+    }
+  }
+
+  private async ifMatch(choice: IfMatchChoice, path: string): Promise<string | undefined> {
+    if (choice.kind === 'none') return undefined
+    return choice.kind === 'current' ? this.currentEtag(path) : text(choice.text)
+  }
+
+  /** The plan as bytes on the wire; the current etag is read just before. */
+  async render(plan: RequestPlan): Promise<SentRequest> {
+    const operation = this.operation(plan.operation)
+    const path = this.path(operation, plan.ids)
+    const query = plan.query.map(({ key, value, raw }) => (raw ? `${key}=${text(value)}` : `${percentEncoded(key)}=${percentEncoded(text(value))}`)).join('&')
+    const headers: Record<string, string> = {}
+    const authorization = this.authorization(plan.auth)
+    if (authorization !== undefined) headers.authorization = authorization
+    const ifMatch = await this.ifMatch(plan.ifMatch, path)
+    if (ifMatch !== undefined) headers['if-match'] = ifMatch
+    if (plan.idempotencyKey !== undefined) headers['idempotency-key'] = text(plan.idempotencyKey)
+    if (plan.contentType !== undefined) headers['content-type'] = plan.contentType
+    Object.assign(headers, plan.headers)
+    for (const [name, value] of Object.entries(headers)) headers[name] = headerValue(value)
+    const body = plan.body
+    return {
+      method: plan.method,
+      path: `${path}${plan.suffix}${query === '' ? '' : `?${query}`}`,
+      headers,
+      ...(body === undefined
+        ? {}
+        : {
+            body:
+              body.kind === 'json'
+                ? Buffer.from(jsonText(body.value), 'utf8')
+                : Buffer.from(typeof body.text === 'string' ? body.text : body.text instanceof Repeated ? body.text.value() : body.text.text(), body.latin1 ? 'latin1' : 'utf8'),
+          }),
+    }
+  }
+
+  async close(): Promise<void> {
+    this.client.close()
+    await this.t.close()
+  }
+}

@@ -1,0 +1,209 @@
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
+import Fastify from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { generateOpenApiDocument } from '../../scripts/openapi-document.js'
+import { registerOpenApi } from '../../src/http/openapi.js'
+import { OPERATION_ID_OVERRIDES } from '../../src/http/operation-ids.js'
+import { startTestApp, type TestApp } from '../support/test-app.js'
+
+/**
+ * What generated clients (openapi-typescript keys its `operations` by operationId), Redocly and readers of the
+ * document rely on: ids, words, tags, servers, licence, and request examples that are true.
+ */
+
+interface Media {
+  schema?: unknown
+  example?: unknown
+  examples?: Record<string, { value: unknown }>
+}
+interface Operation {
+  operationId?: string
+  summary?: string
+  description?: string
+  tags?: string[]
+  requestBody?: { content: Record<string, Media> }
+  responses: Record<string, { content?: Record<string, Media> }>
+}
+interface OpenApiDocument {
+  info: { license?: { name: string; identifier?: string } }
+  servers?: Array<{ url: string; description?: string }>
+  tags?: Array<{ name: string; description?: string }>
+  paths: Record<string, Record<string, Operation>>
+}
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete']
+/** The verbs of the HTTP methods; a custom method (`…/{id}:approve`) is its own verb. */
+const VERBS = ['list', 'get', 'create', 'update', 'replace', 'delete']
+
+let document: OpenApiDocument
+beforeAll(async () => {
+  document = (await generateOpenApiDocument()) as unknown as OpenApiDocument
+})
+
+function operations(): Array<{ route: string; path: string; method: string; operation: Operation }> {
+  return Object.entries(document.paths).flatMap(([path, byMethod]) =>
+    Object.entries(byMethod)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, operation]) => ({ route: `${method.toUpperCase()} ${path}`, path, method, operation })),
+  )
+}
+
+/** Every example of every request body, with the JSON Pointer of the schema it must satisfy. */
+function requestExamples(): Array<{ where: string; pointer: string; value: unknown }> {
+  return operations().flatMap(({ route, path, method, operation }) =>
+    Object.entries(operation.requestBody?.content ?? {}).flatMap(([type, media]) => {
+      const values = [
+        ...(media.example === undefined ? [] : [media.example]),
+        ...Object.values(media.examples ?? {}).map((example) => example.value),
+      ]
+      const pointer = ['paths', path, method, 'requestBody', 'content', type, 'schema']
+        .map((segment) => segment.replace(/~/g, '~0').replace(/\//g, '~1'))
+        .join('/')
+      return values.map((value) => ({ where: `${route} ${type}`, pointer, value }))
+    }),
+  )
+}
+
+describe('operationIds', () => {
+  it('every operation has one, unique, camelCase verb + resource', () => {
+    const ids = operations().map(({ route, path, operation }) => {
+      const operationId = operation.operationId!
+      expect(operationId, route).toMatch(/^[a-z]+(?:[A-Z][a-z0-9]*)+$/)
+      const action = /:([A-Za-z]+)$/.exec(path)?.[1]
+      if (action) expect(operationId, route).toMatch(new RegExp(`^${action}[A-Z]`))
+      else if (!(route in OPERATION_ID_OVERRIDES)) expect(VERBS, `${route}: ${operationId}`).toContain(/^[a-z]+/.exec(operationId)![0])
+      return operationId
+    })
+    expect(ids.length).toBeGreaterThanOrEqual(70)
+    expect(new Set(ids).size).toBe(ids.length)
+  })
+
+  it('are the names the SDK and its readers use', () => {
+    const expected = {
+      'GET /payments/v2/credit-transfers': 'listCreditTransfers',
+      'GET /payments/v2/credit-transfers/{id}': 'getCreditTransfer',
+      'POST /payments/v2/credit-transfers': 'createCreditTransfer',
+      'PATCH /payments/v2/credit-transfers/{id}': 'updateCreditTransfer',
+      'POST /payments/v2/credit-transfers/{id}:approve': 'approveCreditTransfer',
+      'GET /payments/v2/credit-transfers/{id}/events': 'listCreditTransferEvents',
+      'DELETE /payments/v2/counterparties/{id}': 'deleteCounterparty',
+      'POST /iam/v2/users/{id}/access-keys': 'createUserAccessKey',
+      'POST /v1/webhooks/{id}/deliveries/{deliveryId}:redeliver': 'redeliverWebhookDelivery',
+      'POST /v1/sandbox/clock:advance': 'advanceSandboxClock',
+      'POST /financial-data/v2/statements': 'importStatement',
+      'GET /healthz': 'getHealth',
+    }
+    const ids = Object.fromEntries(operations().map(({ route, operation }) => [route, operation.operationId]))
+    expect(Object.fromEntries(Object.keys(expected).map((route) => [route, ids[route]]))).toEqual(expected)
+  })
+
+  it('a duplicate stops the app at registration, naming both routes', async () => {
+    const app = Fastify()
+    await registerOpenApi(app, '0.0.0')
+    app.get('/payments/v2/widgets/:id', async () => ({}))
+    expect(() => app.get('/payments/v3/widgets/:id', async () => ({}))).toThrow(
+      'operationId getWidget of GET /payments/v3/widgets/{id} is already that of GET /payments/v2/widgets/{id}',
+    )
+    await app.close()
+  })
+
+  it('a route no id can be derived for stops the app at registration', async () => {
+    const app = Fastify()
+    await registerOpenApi(app, '0.0.0')
+    expect(() => app.get('/metrics', async () => ({}))).toThrow(/GET \/metrics.*OPERATION_ID_OVERRIDES/)
+    await app.close()
+  })
+})
+
+describe('the words of the document', () => {
+  it('every operation has a summary and a description', () => {
+    for (const { route, operation } of operations()) {
+      expect(operation.summary?.trim(), `${route} summary`).toBeTruthy()
+      expect(operation.description?.trim(), `${route} description`).toBeTruthy()
+    }
+  })
+
+  it('lists describe the paging rules', () => {
+    const list = document.paths['/payments/v2/credit-transfers']!.get!
+    expect(list.description).toContain('send the response\'s `nextToken` as `token`')
+    expect(list.description).toContain('only an empty `nextToken` means the end')
+    expect(document.paths['/payments/v2/credit-transfers/{id}']!.get!.description).not.toContain('nextToken')
+  })
+
+  it('declares every tag it uses, with a description, and no tag it does not use', () => {
+    const declared = (document.tags ?? []).map((tag) => tag.name)
+    for (const tag of document.tags ?? []) expect(tag.description?.trim(), tag.name).toBeTruthy()
+    const used = new Set(operations().flatMap(({ operation }) => operation.tags ?? []))
+    for (const { route, operation } of operations()) expect(operation.tags?.length, route).toBeGreaterThan(0)
+    expect([...used].sort()).toEqual([...declared].sort())
+    expect(declared).toHaveLength(17)
+  })
+
+  it('names the default server and the MIT licence', () => {
+    expect(document.servers).toEqual([{ url: 'http://127.0.0.1:8080', description: expect.stringContaining('npm start') }])
+    expect(document.info.license).toEqual({ name: 'MIT', identifier: 'MIT' })
+  })
+
+  it('the health probes document the errors they can answer with', () => {
+    for (const path of ['/healthz', '/readyz']) {
+      expect(Object.keys(document.paths[path]!.get!.responses).sort(), path).toEqual(['200', '400', '500', '503'])
+    }
+  })
+})
+
+describe('request body examples', () => {
+  const ajv = new Ajv2020({ strict: false, allErrors: true })
+  addFormats.default(ajv)
+  /** The document as one schema, so that `#/components/schemas/…` references resolve inside it. */
+  function schemaAt(pointer: string) {
+    if (!ajv.getSchema('kassa-openapi')) ajv.addSchema({ ...document, $id: 'kassa-openapi' } as object)
+    return ajv.getSchema(`kassa-openapi#/${pointer}`)!
+  }
+
+  it('every JSON request body has one', () => {
+    for (const { route, operation } of operations()) {
+      for (const [type, media] of Object.entries(operation.requestBody?.content ?? {})) {
+        if (!type.includes('json')) continue
+        expect(media.example ?? media.examples, `${route} ${type}`).toBeDefined()
+      }
+    }
+  })
+
+  it('each validates against the schema it illustrates', () => {
+    const examples = requestExamples()
+    expect(examples.length).toBeGreaterThanOrEqual(30)
+    for (const { where, pointer, value } of examples) {
+      const validate = schemaAt(pointer)
+      expect(validate(value), `${where}: ${JSON.stringify(validate.errors)}`).toBe(true)
+    }
+  })
+
+  it('the schemas really constrain: a broken example does not validate', () => {
+    const validate = schemaAt('paths/~1payments~1v2~1counterparties/post/requestBody/content/application~1json/schema')
+    const example = document.paths['/payments/v2/counterparties']!.post!.requestBody!.content['application/json']!.example as object
+    expect(validate({ ...example, nickname: 'x' })).toBe(false)
+  })
+})
+
+describe('request body examples are accepted by a server', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    // The webhook example's host resolves to a public address without asking DNS, so the test runs offline.
+    t = await startTestApp({ webhooks: { startWorker: false, resolve: async () => [{ address: '93.184.215.14', family: 4 }] } })
+  })
+  afterAll(() => t?.close())
+
+  const exampleOf = (method: string, path: string) => document.paths[path]![method]!.requestBody!.content['application/json']!.example
+
+  it.each([
+    ['post', '/financial-data/v2/accounts', 201],
+    ['post', '/payments/v2/counterparties', 201],
+    ['post', '/iam/v2/roles', 201],
+    ['post', '/v1/webhooks', 201],
+    ['post', '/v1/sandbox/clock:advance', 200],
+  ] as const)('%s %s → %i', async (method, path, status) => {
+    const response = await t.request({ method: method.toUpperCase() as 'POST', url: path, body: exampleOf(method, path) })
+    expect(response.statusCode, response.body).toBe(status)
+  })
+})

@@ -1,0 +1,27 @@
+import { defineConfig } from 'vitest/config'
+
+/**
+ * The slow suites, `npm run test:slow`: large statement uploads measured for memory and latency, and
+ * the long fuzz run. Too slow for `npm test` (kept under ten minutes); CI runs both. SQLite only unless
+ * TEST_DATABASE_URL is set, as in the main suite.
+ */
+const postgres = process.env.TEST_DATABASE_URL
+const backends = ['sqlite', ...(postgres ? ['postgres'] : [])]
+
+export default defineConfig({
+  test: {
+    reporters: ['default', './test/support/summary-reporter.ts'],
+    testTimeout: 600_000,
+    hookTimeout: 60_000,
+    // One file at a time: these measure memory and latency, which neighbours would disturb.
+    fileParallelism: false,
+    projects: backends.map((backend) => ({
+      extends: true,
+      test: {
+        name: backend,
+        include: ['test/slow/**/*.test.ts'],
+        env: { KASSA_TEST_BACKEND: backend },
+      },
+    })),
+  },
+})
