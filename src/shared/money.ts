@@ -24,6 +24,14 @@ export const AmountInput = Type.Object(
 )
 export type AmountInput = Static<typeof AmountInput>
 
+/**
+ * A list filter's bound in minor units (`amount[gte]`, `amount[lte]`): within ±(2^53 − 1), like every
+ * stored amount, so it compares exactly on both backends (beyond, PostgreSQL refused the bigint).
+ */
+export function MinorUnitsBound(description: string, minimum = -Number.MAX_SAFE_INTEGER) {
+  return Type.Integer({ minimum, maximum: Number.MAX_SAFE_INTEGER, description })
+}
+
 /** Minor-unit exponent of an ISO 4217 currency; undefined for unknown codes and for X-codes that are no currency (XXX, XAU…). */
 export function currencyExponent(currency: string): number | undefined {
   const entry = currencyCodes.code(currency)

@@ -9,7 +9,7 @@ import {
   Timestamp,
   Version,
 } from '../../shared/common.schemas.js'
-import { Amount } from '../../shared/money.js'
+import { Amount, MinorUnitsBound } from '../../shared/money.js'
 import { ListQueryProperties } from '../../http/pagination.js'
 import { JsonPatchBody, type PatchRule } from '../../http/json-patch.js'
 
@@ -99,8 +99,8 @@ export const TransactionListQuery = Type.Object({
   'date[eq]': Type.Optional(LocalDate),
   'date[gte]': Type.Optional(LocalDate),
   'date[lte]': Type.Optional(LocalDate),
-  'amount[gte]': Type.Optional(Type.Integer({ description: 'Minor units, signed' })),
-  'amount[lte]': Type.Optional(Type.Integer({ description: 'Minor units, signed' })),
+  'amount[gte]': Type.Optional(MinorUnitsBound('Minor units, signed')),
+  'amount[lte]': Type.Optional(MinorUnitsBound('Minor units, signed')),
 })
 export type TransactionListQuery = Static<typeof TransactionListQuery>
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { CurrencyCode, ExternalId, Metadata, ResourceId } from '../../shared/common.schemas.js'
-import { AmountInput } from '../../shared/money.js'
+import { AmountInput, MinorUnitsBound } from '../../shared/money.js'
 import { JsonPatchBody } from '../../http/json-patch.js'
 import { ListQueryProperties } from '../../http/pagination.js'
 import { NewPaymentDate, PaymentDate, PaymentFields } from '../lifecycle/payment.schemas.js'
@@ -59,7 +59,7 @@ export const CreditTransferListQuery = Type.Object({
   'date[gte]': Type.Optional(PaymentDate),
   'date[lte]': Type.Optional(PaymentDate),
   currency: Type.Optional(CurrencyCode),
-  'amount[gte]': Type.Optional(Type.Integer({ minimum: 0, description: 'Minor units' })),
-  'amount[lte]': Type.Optional(Type.Integer({ minimum: 0, description: 'Minor units' })),
+  'amount[gte]': Type.Optional(MinorUnitsBound('Minor units', 0)),
+  'amount[lte]': Type.Optional(MinorUnitsBound('Minor units', 0)),
 })
 export type CreditTransferListQuery = Static<typeof CreditTransferListQuery>

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { CurrencyCode, ExternalId, Metadata, ResourceId } from '../../shared/common.schemas.js'
-import { AmountInput } from '../../shared/money.js'
+import { AmountInput, MinorUnitsBound } from '../../shared/money.js'
 import { ListQueryProperties } from '../../http/pagination.js'
 import { MandateSnapshot, NewPaymentDate, PaymentDate, PaymentFields } from '../lifecycle/payment.schemas.js'
 import { PAYMENT_STATUSES } from '../lifecycle/payment-status.js'
@@ -54,7 +54,7 @@ export const DirectDebitListQuery = Type.Object({
   'date[gte]': Type.Optional(PaymentDate),
   'date[lte]': Type.Optional(PaymentDate),
   currency: Type.Optional(CurrencyCode),
-  'amount[gte]': Type.Optional(Type.Integer({ minimum: 0, description: 'Minor units' })),
-  'amount[lte]': Type.Optional(Type.Integer({ minimum: 0, description: 'Minor units' })),
+  'amount[gte]': Type.Optional(MinorUnitsBound('Minor units', 0)),
+  'amount[lte]': Type.Optional(MinorUnitsBound('Minor units', 0)),
 })
 export type DirectDebitListQuery = Static<typeof DirectDebitListQuery>
