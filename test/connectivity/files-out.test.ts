@@ -164,6 +164,38 @@ describe('files out', () => {
     expect(await gatherDueFiles(t.db.database)).toEqual({ made: 0, failures: [] })
   })
 
+  it('fails a payment the file cannot carry, with the writer’s reason, and sends the rest of its group', async () => {
+    const other = await t.newOrganization('Long Town GmbH')
+    const otherSetup = await setup(t, other)
+    const connection = await filesConnection(t, other)
+    // Kassa's addresses allow 64 characters of town; pain's TwnNm allows 35.
+    const created = await t.request({
+      method: 'POST',
+      url: '/payments/v2/counterparties',
+      body: {
+        legalName: 'Far Away Ltd',
+        partyType: 'COMPANY',
+        address: { country: 'DE', city: 'T'.repeat(40), streetName: 'Hauptstraße', streetNumber: '1', postalCode: '10115' },
+        accounts: [{ market: 'DE', identifiers: [{ market: 'DE', type: 'IBAN', number: 'DE89370400440532013000' }] }],
+      },
+      as: other,
+    })
+    expectStatus(created, 201)
+    const farAway = await createTransfer(t, other, transferBody(connection.accountId, created.json<{ accounts: Array<{ id: string }> }>().accounts[0]!.id))
+    const fine = await createTransfer(t, other, transferBody(connection.accountId, otherSetup.supplierAccountId))
+    await approveAndSubmit(t, other, 'CREDIT_TRANSFER', farAway)
+    await approveAndSubmit(t, other, 'CREDIT_TRANSFER', fine)
+    expect(await gatherDueFiles(t.db.database)).toEqual({ made: 1, failures: [] })
+    const failed = await getPayment(t, other, 'CREDIT_TRANSFER', farAway.id)
+    expect(failed.status).toBe('FAILED')
+    expect(failed.statusReason).toMatchObject({ code: 'NARR' })
+    expect(failed.statusReason!.message).toContain('townName')
+    expect((await getPayment(t, other, 'CREDIT_TRANSFER', fine.id)).status).toBe('SENT')
+    const [file] = await filesOf(connection.connection.id)
+    expect(JSON.parse(file!.payment_ids)).toEqual([fine.id])
+    expect(await gatherDueFiles(t.db.database)).toEqual({ made: 0, failures: [] })
+  })
+
   it('sends a later collection under the same mandate as RCUR', async () => {
     const other = await t.newOrganization('Recurring GmbH')
     const otherSetup = await setup(t, other)

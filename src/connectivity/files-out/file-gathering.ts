@@ -10,6 +10,7 @@ import { bankFileRepo } from '../files/bank-file.repo.js'
 import { bankFileItemRepo } from './bank-file-item.repo.js'
 import { fileReportOf } from './files-connector.js'
 import { isDue, messageIdOf } from './file-groups.js'
+import { refusedPayments } from './file-refusals.js'
 import { writeGroupFile } from './pain-batches.js'
 
 export interface Gathered {
@@ -42,7 +43,8 @@ export async function gatherDueFiles(database: Database, now: Date = new Date(),
  * outboxDir happens after commit (outbox-writer.ts). Lock order as bank-connector.ts says: the listener locks
  * each payment first, then the items are claimed — a cancel that withdrew one meanwhile has made its payment
  * CANCELLED (the listener leaves it) and removed its item (not claimed), so the file carries exactly the
- * payments moved to SENT. @returns false when nothing was left to gather (another process made the file).
+ * payments moved to SENT. A payment whose own data the file cannot carry FAILS instead, with the writer's reason
+ * (file-refusals.ts). @returns false when nothing was left to gather (another process made the file).
  */
 async function gatherGroup(database: Database, groupKey: string, now: Date, listener: PaymentStatusListener): Promise<boolean> {
   return database.transaction(async (trx) => {
@@ -56,10 +58,20 @@ async function gatherGroup(database: Database, groupKey: string, now: Date, list
     const fileId = newId()
     const messageId = messageIdOf(fileId)
     const messageType = instruction.paymentType === 'CREDIT_TRANSFER' ? connection.credit_transfer_version : connection.direct_debit_version
+    const refused = refusedPayments({ connection, account, messageId, created: now }, candidates.map((item) => JSON.parse(item.instruction) as PaymentInstruction))
     for (const item of candidates) {
-      await listener.onPaymentStatus(trx, fileReportOf(item, messageId, { message: `Sent to the bank in the ${messageType} file ${messageId}` }))
+      const refusal = refused.get(item.payment_id)
+      if (refusal === undefined) {
+        await listener.onPaymentStatus(trx, fileReportOf(item, messageId, { message: `Sent to the bank in the ${messageType} file ${messageId}` }))
+        continue
+      }
+      // The payment's own data cannot go in a file: it fails now rather than wait in the queue for ever.
+      const reason = { code: 'NARR', description: `A ${messageType} file cannot carry it: ${refusal}` }
+      await listener.onPaymentStatus(trx, fileReportOf(item, null, { status: 'FAILED', reason, message: reason.description }))
+      await bankFileItemRepo.withdraw(trx, item.organization_id, item.payment_id)
     }
-    const claimed = await bankFileItemRepo.claim(trx, fileId, candidates.map((item) => item.id))
+    const sending = candidates.filter((item) => !refused.has(item.payment_id))
+    const claimed = await bankFileItemRepo.claim(trx, fileId, sending.map((item) => item.id))
     if (claimed.length === 0) return false
     const instructions = claimed.map((item) => JSON.parse(item.instruction) as PaymentInstruction)
     const file = writeGroupFile({ connection, account, instructions, messageId, created: now })
