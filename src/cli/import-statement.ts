@@ -92,7 +92,7 @@ export async function importStatementFile(database: Database, file: string, opti
     const read = await service.read(organizationId, counted(stream, progress.read)).catch((error: unknown) => {
       throw error instanceof ApiError ? error : cannotRead(error as NodeJS.ErrnoException)
     })
-    return await service.import(cliContext(database, organizationId), read, progress.booked)
+    return await service.import(cliContext(database, organizationId), read, { progress: progress.booked })
   } finally {
     progress?.stop()
     stream.destroy()

@@ -19,3 +19,9 @@ export function isUuid(value: string): boolean {
 export function endToEndIdOf(paymentId: string): string {
   return paymentId.replaceAll('-', '')
 }
+
+/** The payment id an end-to-end id of endToEndIdOf's came from; undefined for any other end-to-end id (another sender's). */
+export function paymentIdOfEndToEndId(endToEndId: string): string | undefined {
+  const match = /^([0-9a-f]{8})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{12})$/.exec(endToEndId.toLowerCase())
+  return match ? match.slice(1).join('-') : undefined
+}

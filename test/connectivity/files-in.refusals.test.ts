@@ -33,10 +33,15 @@ describe('files in: refusals', () => {
   })
 
   it('refuses other messages with a 422 that says what is read', async () => {
+    const pacs = await upload('<?xml version="1.0"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:pacs.004.001.09"><PmtRtr/></Document>')
+    expectError(pacs, 422, 'unsupported_message')
+    expect(pacs.json().message).toContain('pacs.004.001.09')
+    expect(pacs.json().message).toContain('pain.002.001.10')
+    expect(pacs.json().message).toContain('camt.054')
+    // A camt is read as a statement: one without its notification is a 400 that says so.
     const camt = await upload('<?xml version="1.0"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.054.001.08"><BkToCstmrDbtCdtNtfctn/></Document>')
-    expectError(camt, 422, 'unsupported_message')
-    expect(camt.json().message).toContain('camt.054.001.08')
-    expect(camt.json().message).toContain('pain.002.001.10')
+    expectError(camt, 400, 'invalid_request')
+    expectError(await upload(minimal.replace('pain.002.001.10', 'camt.054.001.01')), 422, 'unsupported_message')
     expectError(await upload('<Document><CstmrPmtStsRpt/></Document>'), 422, 'unsupported_message')
     expectError(await upload(minimal.replace('pain.002.001.10', 'pain.002.001.14')), 422, 'unsupported_message')
   })

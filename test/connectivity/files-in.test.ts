@@ -5,10 +5,10 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gatherDueFiles, readInboxes } from '../../src/connectivity/index.js'
 import type { Credentials } from '../../src/iam/index.js'
-import { createDirectDebit, createMandate, createTransfer, directDebitBody, endToEndIdOf, eventsOf, expectStatus, getPayment, setup, transferBody, type PaymentJson, type Setup } from '../payments/lifecycle-helpers.js'
+import { createDirectDebit, createMandate, directDebitBody, endToEndIdOf, eventsOf, expectStatus, getPayment, setup, type PaymentJson, type Setup } from '../payments/lifecycle-helpers.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
 import { xsdErrors } from './bank-files/xsd-validator.js'
-import { approveAndSubmit, filesConnection, type FilesSetup } from './files-out-helpers.js'
+import { approveAndSubmit, filesConnection, sentInOneFile, type FilesSetup } from './files-out-helpers.js'
 import { pain002, type GeneratedReport } from './files-in/pain002-generator.js'
 
 /**
@@ -38,18 +38,7 @@ function report(spec: GeneratedReport): string {
 }
 
 /** `count` credit transfers gathered into one pain.001: its MsgId and the payments, all SENT. */
-async function sentFile(count: number): Promise<{ messageId: string; payments: PaymentJson[] }> {
-  const payments: PaymentJson[] = []
-  for (let index = 0; index < count; index += 1) {
-    const payment = await createTransfer(t, t.owner, transferBody(files.accountId, org.supplierAccountId, { amount: { currency: 'EUR', value: 10_00 + index } }))
-    await approveAndSubmit(t, t.owner, 'CREDIT_TRANSFER', payment)
-    payments.push(payment)
-  }
-  expect(await gatherDueFiles(t.db.database)).toEqual({ made: 1, failures: [] })
-  const sent = await getPayment(t, t.owner, 'CREDIT_TRANSFER', payments[0]!.id)
-  expect(sent.status).toBe('SENT')
-  return { messageId: sent.connectionInstructionId!, payments }
-}
+const sentFile = (count: number) => sentInOneFile(t, t.owner, files, org.supplierAccountId, Array.from({ length: count }, (_, index) => 10_00 + index))
 
 /** The MsgId of a status report on the file (Max35Text). */
 const statusId = (messageId: string, number = 0) => `S${number}-${messageId.slice(-30)}`

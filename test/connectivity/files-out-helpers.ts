@@ -5,7 +5,8 @@ import { expect } from 'vitest'
 import type { Connection } from '../../src/connectivity/connections/index.js'
 import type { Credentials } from '../../src/iam/index.js'
 import { submitPayment } from '../../src/payments/processing/payment-submitter.js'
-import { expectStatus, type Kind, type PaymentJson, approveAsOwner } from '../payments/lifecycle-helpers.js'
+import { gatherDueFiles } from '../../src/connectivity/index.js'
+import { createTransfer, expectStatus, getPayment, transferBody, type Kind, type PaymentJson, approveAsOwner } from '../payments/lifecycle-helpers.js'
 import type { TestApp } from '../support/test-app.js'
 import { createConnection } from './connection-helpers.js'
 
@@ -56,4 +57,18 @@ export async function approveAndSubmit(t: TestApp, as: Credentials, kind: Kind, 
 /** The text of every `<name>` element in the XML, in order. */
 export function elementTexts(xml: string, name: string): string[] {
   return [...xml.matchAll(new RegExp(`<${name}>([^<]*)</${name}>`, 'g'))].map((match) => match[1]!)
+}
+
+/** Credit transfers of these amounts (EUR minor units) to `destinationId`, gathered into one pain.001: its MsgId and the payments, all SENT. */
+export async function sentInOneFile(t: TestApp, as: Credentials, files: FilesSetup, destinationId: string, amounts: number[]): Promise<{ messageId: string; payments: PaymentJson[] }> {
+  const payments: PaymentJson[] = []
+  for (const value of amounts) {
+    const payment = await createTransfer(t, as, transferBody(files.accountId, destinationId, { amount: { currency: 'EUR', value } }))
+    await approveAndSubmit(t, as, 'CREDIT_TRANSFER', payment)
+    payments.push(payment)
+  }
+  expect(await gatherDueFiles(t.db.database)).toEqual({ made: 1, failures: [] })
+  const sent = await getPayment(t, as, 'CREDIT_TRANSFER', payments[0]!.id)
+  expect(sent.status).toBe('SENT')
+  return { messageId: sent.connectionInstructionId!, payments }
 }

@@ -31,15 +31,19 @@ export function inboundFileRoutes(app: ApiApp): void {
         bodyLimit: INBOUND_FILE_LIMIT,
         schema: {
           tags,
-          summary: 'Receive a file from the bank (pain.002 status report)',
+          summary: 'Receive a file from the bank (pain.002 status report, camt.054/053/052)',
           description:
             `Send the file as the body (Content-Type application/xml or text/xml, up to ${INBOUND_FILE_LIMIT / 1024 / 1024} MiB). Read: ${PAIN002_VERSIONS.join(', ')}; ` +
-            'camt.054 and camt.053 are not read here yet (a 422; import statements at POST /financial-data/v2/statements). ' +
-            'The report names the file it answers by OrgnlMsgId; each payment of that file takes the status of its transaction (TxSts), ' +
+            'camt.054, camt.053 and camt.052 (.001.02 to .001.08). ' +
+            'A pain.002 names the file it answers by OrgnlMsgId; each payment of that file takes the status of its transaction (TxSts), ' +
             'else of its payment information (PmtInfSts), else of the group (GrpSts): a rejected group or payment information rejects ' +
             'every payment in it, PART points to the lower levels. ACCP, ACSP, ACWC → ACCEPTED; ACSC → EXECUTED; PDNG → PENDING_AT_BANK; ' +
             'RJCT → FAILED with the reason code (StsRsnInf/Rsn/Cd, NARR with its AddtlInf) on the payment and its event. A status that would ' +
             'move a payment backwards is ignored and listed; ids the original file does not carry are listed under unknown. ' +
+            'A camt books its entries on the connection’s accounts as an imported statement does (entries the account has are not booked ' +
+            'again), and reconciles each booking to the payments sent on the connection: by EndToEndId, or a batch booking by the PmtInfId ' +
+            'of its payment information (its amount must be their sum); an entry with return information (RtrInf) returns its payment ' +
+            '(RETURNED with the reason). What matches nothing stays NOT_RECONCILED and is listed under bookings. ' +
             'Idempotent by content: the same file again on the connection changes nothing and answers 200 with the first result.',
           consumes: XML_TYPES,
           params: Type.Object({ id: ResourceId }),

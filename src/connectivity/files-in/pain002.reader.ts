@@ -2,22 +2,13 @@ import { ApiError } from '../../http/errors.js'
 import { all, text, type Node } from '../../financial-data/statements/camt-xml.js'
 import { MemoryBudget } from '../../financial-data/statements/memory-budget.js'
 import { XmlReader, type Disposition, type XmlHandler } from '../../financial-data/statements/xml-reader.js'
+import { messageTypeOf } from './message-type.js'
 import { INBOUND_FILE_LIMIT, PAIN002_VERSIONS, type IsoStatus, type Pain002Version, type StatusReason, type StatusReport } from './pain002.model.js'
 
-const ISO_NAMESPACE = /^urn:iso:std:iso:20022:tech:xsd:(.+)$/
 const ISO_STATUSES: readonly string[] = ['ACCP', 'ACSP', 'ACSC', 'ACWC', 'PDNG', 'RJCT', 'PART', 'RCVD', 'ACTC', 'ACWP', 'ACFC', 'ACCC']
 
 function invalid(message: string, field: string): ApiError {
   return new ApiError('invalid_request', message, [{ code: 'invalid_status_report', field, error: message }])
-}
-
-/** The message type a root element declares by its ISO 20022 namespace, e.g. pain.002.001.10. */
-function messageTypeOf(attributes: Readonly<Record<string, string>>): string | undefined {
-  for (const [name, value] of Object.entries(attributes)) {
-    const match = /^xmlns(:|$)/.test(name) ? ISO_NAMESPACE.exec(value) : null
-    if (match) return match[1]
-  }
-  return undefined
 }
 
 function statusOf(node: unknown, name: string, field: string): IsoStatus | undefined {
@@ -92,7 +83,7 @@ class Pain002Reader implements XmlHandler {
     if (!(PAIN002_VERSIONS as readonly string[]).includes(type)) {
       throw new ApiError(
         'unsupported_message',
-        `The file is a ${type}: Kassa reads pain.002 status reports (${PAIN002_VERSIONS.join(', ')}) from banks; camt.054 and camt.053 are not read here yet (import statements at POST /financial-data/v2/statements)`,
+        `The file is a ${type}: Kassa reads pain.002 status reports (${PAIN002_VERSIONS.join(', ')}) and camt.052, camt.053 and camt.054 (.001.02 to .001.08) from banks`,
       )
     }
     if (!this.header || !this.group) throw invalid('The status report has no GrpHdr or OrgnlGrpInfAndSts', 'CstmrPmtStsRpt')

@@ -175,7 +175,8 @@ export function bookedEntriesOf(entry: CamtEntry, amount: number, entryReference
     const description = describe(entry.additionalInfo, `Batch of ${details.length} transactions`)
     return [bookedEntry(entry, dates, entryReference, amount, description, { reference: entry.batchPaymentInformationId })]
   }
-  const fields = details[0] ? detailFields(details[0], incoming, entry.reversal) : {}
+  // A batch booked without its transactions' details is known by its payment information (NtryDtls/Btch/PmtInfId).
+  const fields = details[0] ? detailFields(details[0], incoming, entry.reversal) : { reference: entry.batchPaymentInformationId }
   const description = describe(
     entry.additionalInfo,
     details[0]?.additionalInfo,

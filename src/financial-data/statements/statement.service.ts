@@ -12,6 +12,7 @@ import { readStatementFile, type ReadOptions, type StatementFile } from './state
 import { StatementWarnings } from './statement-warnings.js'
 import { BOOKING_BATCH } from './statement.limits.js'
 import type { ImportedStatement, ImportWarning, StatementImport } from './statement.schemas.js'
+import type { Transaction } from '../transactions/transaction.schemas.js'
 import type { StatementPlan } from './statement.validation.js'
 
 /** Events of transactions booked from a statement are the bank's doing. */
@@ -20,16 +21,30 @@ const BANK_ORIGINATOR = 'BANK'
 /** How far booking has gone: transactions of the file's plans handled (booked or found present), of all of them. */
 export type BookingProgress = (done: number, total: number) => void
 
+/** What a caller may follow while a statement is imported, in the import's transaction. */
+export interface ImportHooks {
+  progress?: BookingProgress
+  /** The transactions a batch created (not those the account had already), in the import's transaction. */
+  booked?: (trx: Executor, transactions: Transaction[]) => Promise<void>
+}
+
 /**
  * Books a statement's entries BOOKING_BATCH at a time, with a turn of the event loop between batches:
  * better-sqlite3 runs each batch synchronously, and a hundred thousand entries in one go would leave
  * every other request waiting. Returns how many transactions were new; `warnings` sees them.
  */
-async function bookInBatches(trx: Executor, plan: StatementPlan, warnings: StatementWarnings, progress: (handled: number) => void): Promise<number> {
+async function bookInBatches(
+  trx: Executor,
+  plan: StatementPlan,
+  warnings: StatementWarnings,
+  progress: (handled: number) => void,
+  onBooked: ImportHooks['booked'],
+): Promise<number> {
   let booked = 0
   for (const batch of plan.entries.batches(BOOKING_BATCH)) {
     const transactions = await bookEntries(trx, plan.account, batch, BANK_ORIGINATOR)
     warnings.booked(transactions)
+    await onBooked?.(trx, transactions)
     booked += transactions.length
     progress(batch.length)
     await nextTurn()
@@ -58,7 +73,8 @@ export function createStatementService(database: Database) {
      * again, and balances replace the same day's report. What deserves a look — dates taken for
      * missing booking dates, a statement older than the account's history — is answered as warnings.
      */
-    async import(ctx: CommandContext, file: StatementFile, onProgress?: BookingProgress): Promise<StatementImport> {
+    async import(ctx: Pick<CommandContext, 'transaction'>, file: StatementFile, hooks: ImportHooks = {}): Promise<StatementImport> {
+      const onProgress = hooks.progress
       const { header, plans } = file
       const total = plans.reduce((sum, plan) => sum + plan.entries.count, 0)
       let done = 0
@@ -72,7 +88,7 @@ export function createStatementService(database: Database) {
         const warnings: ImportWarning[] = []
         for (const plan of plans) {
           const statementWarnings = new StatementWarnings(await statementRepo.history(trx, plan.account))
-          const booked = await bookInBatches(trx, plan, statementWarnings, progress)
+          const booked = await bookInBatches(trx, plan, statementWarnings, progress, hooks.booked)
           await reportBalances(trx, plan.account, plan.balances)
           await statementRepo.recordImport(trx, {
             id: newId(),
