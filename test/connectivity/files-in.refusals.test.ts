@@ -5,7 +5,7 @@ import { liveOrganization } from '../financial-data/sandbox-helpers.js'
 import { expectError } from '../payments/payments-helpers.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
 import { createConnection } from './connection-helpers.js'
-import { pain002 } from './files-in/pain002-generator.js'
+import { writePain002 as pain002 } from '../../src/connectivity/bank-side/index.js'
 
 /** Issue 12, files in: what POST /connectivity/v2/connections/{id}/files refuses, in the error envelope, changing nothing. */
 let t: TestApp

@@ -9,7 +9,7 @@ import { createDirectDebit, createMandate, directDebitBody, endToEndIdOf, events
 import { startTestApp, type TestApp } from '../support/test-app.js'
 import { xsdErrors } from './bank-files/xsd-validator.js'
 import { approveAndSubmit, filesConnection, sentInOneFile, type FilesSetup } from './files-out-helpers.js'
-import { pain002, type GeneratedReport } from './files-in/pain002-generator.js'
+import { writePain002 as pain002, type StatusReportDocument as GeneratedReport } from '../../src/connectivity/bank-side/index.js'
 
 /**
  * Issue 12, files in: a pain.002 status report uploaded to its connection moves the payments of the pain.001 it
