@@ -28,6 +28,7 @@ import {
   directDebitRoutes,
   externalAccountRoutes,
   mandateRoutes,
+  reconciliationRoutes,
 } from './payments/index.js'
 import { startPaymentWorker, type PaymentWorker } from './payments/processing/index.js'
 import { VERSION } from './version.js'
@@ -104,6 +105,8 @@ export async function buildApp(options: AppOptions): Promise<ApiApp> {
     creditTransferRoutes(api, wakePaymentWorker)
     mandateRoutes(api)
     directDebitRoutes(api, wakePaymentWorker)
+    // POST /financial-data/v2/transactions/{id}:attach and :detach: the payments domain's, as they move payments too.
+    reconciliationRoutes(api)
     roleRoutes(api, approvalChainReferences)
     userRoutes(api, approvalChainReferences)
     accessKeyRoutes(api)

@@ -36,6 +36,10 @@ export const ERRORS = {
     status: 422,
     message: 'The file is not a message Kassa reads',
   },
+  payment_mismatch: {
+    status: 422,
+    message: 'The payment does not match the transaction it would be attached to',
+  },
   idempotency_key_in_use: {
     status: 425,
     message: 'A request with the same Idempotency-Key is still in progress; retry later',

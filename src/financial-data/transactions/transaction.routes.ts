@@ -14,8 +14,8 @@ import { TRANSACTION_PATCH_RULES, Transaction, TransactionListQuery, Transaction
 
 const tags = ['Transactions']
 
-/** Transactions are the bank's records: addressed by Kassa id only (they carry no externalId). */
-function transactionId(segment: string): string {
+/** Transactions are the bank's records: addressed by Kassa id only (they carry no externalId). @throws ApiError (400) */
+export function transactionId(segment: string): string {
   if (!isUuid(segment)) throw invalidField('id', 'must be a UUID')
   return segment.toLowerCase()
 }
@@ -82,8 +82,9 @@ export function transactionRoutes(app: ApiApp): void {
         tags,
         summary: "The transaction's events, oldest first",
         description:
-          "The transaction's history: BOOKED (type CREATED) when the bank books it, RECONCILED when a payment is " +
-          'matched to it, UPDATED when its metadata changes; each event gives the version of the transaction after it.',
+          "The transaction's history: BOOKED (type CREATED) when the bank books it, RECONCILED or PARTIALLY_RECONCILED " +
+          'when a payment is matched to it (by the bank or by hand, :attach), DETACHED when one is detached by hand ' +
+          '(:detach), UPDATED when its metadata changes; each event gives the version of the transaction after it.',
         params: IdParams,
         querystring: Type.Object(ListQueryProperties),
         response: { 200: ListEnvelope(Event), ...errorResponses(400, 403, 404) },

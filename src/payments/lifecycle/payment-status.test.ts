@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import { PAYMENT_STATUSES, assertTransition, canTransition, isDateEditable, isFinal, isWithBank, pathTo, type PaymentStatus } from './payment-status.js'
+import {
+  PAYMENT_STATUSES,
+  assertCorrection,
+  assertTransition,
+  canCorrect,
+  canTransition,
+  isDateEditable,
+  isFinal,
+  isWithBank,
+  pathTo,
+  type PaymentStatus,
+} from './payment-status.js'
 
 const allowed: Array<[PaymentStatus, PaymentStatus]> = [
   ['CREATED', 'APPROVED'],
@@ -57,5 +68,19 @@ describe('payment lifecycle', () => {
     expect(pathTo('ACCEPTED', 'ACCEPTED')).toEqual([])
     expect(pathTo('FAILED', 'EXECUTED')).toBeUndefined()
     expect(pathTo('EXECUTED', 'ACCEPTED')).toBeUndefined()
+  })
+
+  it('never lets a bank report take a RECONCILED payment back to EXECUTED: only a correction by hand does', () => {
+    expect(pathTo('RECONCILED', 'EXECUTED')).toBeUndefined()
+    expect(canTransition('RECONCILED', 'EXECUTED')).toBe(false)
+    expect(() => assertTransition('RECONCILED', 'EXECUTED')).toThrow('A payment cannot move from RECONCILED to EXECUTED')
+    expect(() => assertCorrection('RECONCILED', 'EXECUTED')).not.toThrow()
+  })
+
+  it('allows exactly one correction, RECONCILED → EXECUTED', () => {
+    for (const from of PAYMENT_STATUSES) {
+      for (const to of PAYMENT_STATUSES) expect(canCorrect(from, to), `${from} → ${to}`).toBe(from === 'RECONCILED' && to === 'EXECUTED')
+    }
+    expect(() => assertCorrection('RETURNED', 'EXECUTED')).toThrow('A payment cannot move from RETURNED to EXECUTED')
   })
 })

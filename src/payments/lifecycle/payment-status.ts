@@ -9,6 +9,8 @@
  *   CREATED | APPROVED | PENDING_SUBMISSION → CANCELLED (`:cancel`, before the bank has the payment)
  *
  * REJECTED, FAILED, RETURNED and CANCELLED are final; RECONCILED is final unless the bank returns the payment.
+ * One move is outside the table: a person detaching a reconciliation by hand takes the payment back from
+ * RECONCILED to EXECUTED (a correction, see CORRECTIONS), which no bank report can do.
  * CANCELLED is Kassa's: the reference's payment statuses have none (it names a cancelled mandate CANCELLED,
  * so a cancelled payment is named the same).
  */
@@ -93,6 +95,24 @@ export class IllegalTransitionError extends Error {
 /** @throws IllegalTransitionError when the table has no such move. */
 export function assertTransition(from: PaymentStatus, to: PaymentStatus): void {
   if (!canTransition(from, to)) throw new IllegalTransitionError(from, to)
+}
+
+/**
+ * Moves a person makes to correct Kassa's records, kept out of TRANSITIONS so that neither canTransition nor
+ * pathTo — and so no bank report — can take them (issue 12): a payment reconciled to the wrong transaction
+ * is detached by hand, back from RECONCILED to EXECUTED (it was still executed).
+ */
+const CORRECTIONS: Partial<Record<PaymentStatus, readonly PaymentStatus[]>> = {
+  RECONCILED: ['EXECUTED'],
+}
+
+export function canCorrect(from: PaymentStatus, to: PaymentStatus): boolean {
+  return CORRECTIONS[from]?.includes(to) ?? false
+}
+
+/** @throws IllegalTransitionError when no correction takes `from` to `to`. */
+export function assertCorrection(from: PaymentStatus, to: PaymentStatus): void {
+  if (!canCorrect(from, to)) throw new IllegalTransitionError(from, to)
 }
 
 /**

@@ -7,7 +7,7 @@ import { nowIso } from '../../shared/clock.js'
 import { requireLive } from '../../shared/lookup.js'
 import { paymentRepo, toPaymentFields, type PaymentChanges, type PaymentKind } from './payment.repo.js'
 import type { MandateSnapshot, StatusReason } from './payment.schemas.js'
-import { EVENT_NAME_FOR_STATUS, IllegalTransitionError, assertTransition, type PaymentStatus } from './payment-status.js'
+import { EVENT_NAME_FOR_STATUS, IllegalTransitionError, assertCorrection, assertTransition, type PaymentStatus } from './payment-status.js'
 
 /** Webhook/event resource names of the two payment kinds. */
 export const PAYMENT_ENTITY_TYPE: Record<PaymentKind, string> = {
@@ -47,6 +47,11 @@ export interface TransitionOptions {
   message?: string
   statusReason?: StatusReason
   changes?: Omit<PaymentChanges, 'status' | 'status_reason' | 'updated'>
+  /**
+   * A person's correction outside the lifecycle table (payment-status.ts CORRECTIONS: RECONCILED → EXECUTED when a
+   * reconciliation is detached by hand). Never set for a bank's report: those follow the table only.
+   */
+  correction?: boolean
 }
 
 /** A payment after a transition: its row (for the next move) and the resource its event carries. */
@@ -56,7 +61,8 @@ export interface Transitioned {
 }
 
 /**
- * Moves a payment along the lifecycle table and records the event, in the caller's transaction.
+ * Moves a payment along the lifecycle table (or, with `options.correction`, by a correction) and records the
+ * event, in the caller's transaction.
  * `steps` are the payment's approval steps when the caller has them and they did not change.
  * @throws ApiError conflict (409) for a move the table forbids or when another writer changed the payment first.
  */
@@ -68,7 +74,8 @@ export async function movePayment(
   steps?: PaymentApprovalStepsTable[],
 ): Promise<Transitioned> {
   try {
-    assertTransition(current.status as PaymentStatus, to)
+    if (options.correction) assertCorrection(current.status as PaymentStatus, to)
+    else assertTransition(current.status as PaymentStatus, to)
   } catch (error) {
     if (error instanceof IllegalTransitionError) throw new ApiError('conflict', error.message)
     throw error

@@ -195,7 +195,7 @@ export interface paths {
         };
         /**
          * The transaction's events, oldest first
-         * @description The transaction's history: BOOKED (type CREATED) when the bank books it, RECONCILED when a payment is matched to it, UPDATED when its metadata changes; each event gives the version of the transaction after it.
+         * @description The transaction's history: BOOKED (type CREATED) when the bank books it, RECONCILED or PARTIALLY_RECONCILED when a payment is matched to it (by the bank or by hand, :attach), DETACHED when one is detached by hand (:detach), UPDATED when its metadata changes; each event gives the version of the transaction after it.
          *
          *     Pages: `limit` items at most (1 to 500, default 100); send the response's `nextToken` as `token` for the next page, with the same filters (changing a filter means starting again without a token). A page may hold fewer items than `limit` while more exist: only an empty `nextToken` means the end.
          */
@@ -960,6 +960,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/financial-data/v2/transactions/{id}:attach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach a payment to the booked transaction that executed it (reconcile by hand)
+         * @description Needs transactions:update and the update permission of the payment kind (credit_transfers:update or direct_debits:update), else 403. The transaction is addressed by its Kassa id, the payment by type and id. The payment must be with the bank and not final — SENT, PENDING_AT_BANK, ACCEPTED or EXECUTED — else 409 saying why (never sent, final, returned, or already RECONCILED to another transaction). It must match: the transaction is on the payment's own account (the source of a credit transfer, the destination of a direct debit) in the payment's currency; a credit transfer matches money out (a negative amount), a direct debit money in; and the payments attached add up to no more than the transaction's amount — else 422 payment_mismatch naming the field. The payment then walks to EXECUTED and RECONCILED (each step an event by the caller) with the transaction among its attachedTransactions. The transaction is answered with the payment in its attachedTransactables and its reconciliationStatus computed again: RECONCILED when the attached payments add up to its amount, PARTIALLY_RECONCILED when they add up to less (a batch booking matched payment by payment, a booking with fees); its event is named after that status. Attaching a pair already attached changes nothing and answers 200.
+         */
+        post: operations["attachTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/financial-data/v2/transactions/{id}:detach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Detach a payment reconciled to the transaction by mistake
+         * @description Needs transactions:update and the update permission of the payment kind (credit_transfers:update or direct_debits:update), else 403. The transaction is addressed by its Kassa id, the payment by type and id. Only a RECONCILED payment attached to this transaction is detached: it goes back to EXECUTED (an event by the caller; a correction no bank report can make) without the transaction among its attachedTransactions. The transaction is answered without the payment in its attachedTransactables and its reconciliationStatus computed again (NOT_RECONCILED when nothing is left attached); its event is DETACHED. 409 when the payment is not attached to this transaction, or is not RECONCILED (a RETURNED payment keeps the bookings the bank reported).
+         */
+        post: operations["detachTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/iam/v2/roles": {
         parameters: {
             query?: never;
@@ -1576,8 +1616,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Receive a file from the bank (pain.002 status report)
-         * @description Send the file as the body (Content-Type application/xml or text/xml, up to 16 MiB). Read: pain.002.001.10, pain.002.001.03; camt.054 and camt.053 are not read here yet (a 422; import statements at POST /financial-data/v2/statements). The report names the file it answers by OrgnlMsgId; each payment of that file takes the status of its transaction (TxSts), else of its payment information (PmtInfSts), else of the group (GrpSts): a rejected group or payment information rejects every payment in it, PART points to the lower levels. ACCP, ACSP, ACWC → ACCEPTED; ACSC → EXECUTED; PDNG → PENDING_AT_BANK; RJCT → FAILED with the reason code (StsRsnInf/Rsn/Cd, NARR with its AddtlInf) on the payment and its event. A status that would move a payment backwards is ignored and listed; ids the original file does not carry are listed under unknown. Idempotent by content: the same file again on the connection changes nothing and answers 200 with the first result.
+         * Receive a file from the bank (pain.002 status report, camt.054/053/052)
+         * @description Send the file as the body (Content-Type application/xml or text/xml, up to 16 MiB). Read: pain.002.001.10, pain.002.001.03; camt.054, camt.053 and camt.052 (.001.02 to .001.08). A pain.002 names the file it answers by OrgnlMsgId; each payment of that file takes the status of its transaction (TxSts), else of its payment information (PmtInfSts), else of the group (GrpSts): a rejected group or payment information rejects every payment in it, PART points to the lower levels. ACCP, ACSP, ACWC → ACCEPTED; ACSC → EXECUTED; PDNG → PENDING_AT_BANK; RJCT → FAILED with the reason code (StsRsnInf/Rsn/Cd, NARR with its AddtlInf) on the payment and its event. A status that would move a payment backwards is ignored and listed; ids the original file does not carry are listed under unknown. A camt books its entries on the connection’s accounts as an imported statement does (entries the account has are not booked again), and reconciles each booking to the payments sent on the connection: by EndToEndId, or a batch booking by the PmtInfId of its payment information (its amount must be their sum); an entry with return information (RtrInf) returns its payment (RETURNED with the reason). What matches nothing stays NOT_RECONCILED and is listed under bookings. Idempotent by content: the same file again on the connection changes nothing and answers 200 with the first result.
          */
         post: operations["createConnectionFile"];
         delete?: never;
@@ -2173,7 +2213,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -2634,7 +2674,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -3065,7 +3105,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -3838,7 +3878,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -4846,7 +4886,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -5181,7 +5221,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -5816,7 +5856,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -6503,7 +6543,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -7617,7 +7657,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -8304,7 +8344,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -9040,7 +9080,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -9768,7 +9808,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -10458,7 +10498,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -10820,7 +10860,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -11168,7 +11208,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -11514,7 +11554,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -12074,7 +12114,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -12434,7 +12474,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -13330,7 +13370,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -13993,7 +14033,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -14353,7 +14393,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -14711,7 +14751,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -14883,6 +14923,594 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests in the past minute */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server-side problem */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily offline for maintenance; Service unavailable */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    attachTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: a retry with the same key (per organization, method and path, for 24 hours) replays the first response instead of acting again. The same key with a different request is a 422; while the first request still runs, a 425 with Retry-After. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "CREDIT_TRANSFER",
+                 *       "id": "0197a3c6-7b1f-7c02-b3d4-5e6f7a8b9c0d"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The kind of payment
+                     * @enum {unknown}
+                     */
+                    type: "CREDIT_TRANSFER" | "DIRECT_DEBIT";
+                    /**
+                     * Format: uuid
+                     * @description Identifier of the resource
+                     */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        id: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        organizationId: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        accountId: string;
+                        amount: {
+                            /** @description ISO 4217 currency code */
+                            currency: string;
+                            /** @description Minor units of the currency; negative for outflows on transactions */
+                            value: number;
+                            /** @description The amount as a decimal string, e.g. "15.02" */
+                            stringValue: string;
+                        };
+                        /**
+                         * Format: date
+                         * @description yyyy-mm-dd, local to the account
+                         */
+                        date: string;
+                        /**
+                         * Format: date
+                         * @description yyyy-mm-dd, local to the account
+                         */
+                        valueDate: string;
+                        /**
+                         * @description Present when the bank gave no booking date for the entry (ISO 20022 camt makes BookgDt optional): `date` was taken from its value date (VALUE_DATE), or, without one, from the statement it came in — the last day of its period, else the day it was created (STATEMENT_DATE). Absent when `date` is the booking date the bank reported.
+                         * @enum {unknown}
+                         */
+                        dateSource?: "VALUE_DATE" | "STATEMENT_DATE";
+                        description: string;
+                        reference?: string;
+                        references: {
+                            endToEndId?: string;
+                            mandateReference?: string;
+                            /** @description The bank's own reference for the entry */
+                            entryReference: string;
+                        };
+                        counterparty?: {
+                            /** @enum {unknown} */
+                            partyType?: "INDIVIDUAL" | "COMPANY";
+                            name?: string;
+                            account?: {
+                                /** @description ISO 3166-1 alpha-2 market code */
+                                market?: string;
+                                identifiers: {
+                                    /** @description ISO 3166-1 alpha-2 market code */
+                                    market: string;
+                                    type: string;
+                                    number: string;
+                                }[];
+                                bic?: string;
+                                rawIdentifier?: string;
+                            };
+                        };
+                        bankTransactionCode?: {
+                            domain?: string;
+                            family?: string;
+                            subfamily?: string;
+                            proprietary?: {
+                                code: string;
+                                issuer?: string;
+                            };
+                            description?: string;
+                        };
+                        /** @enum {unknown} */
+                        reconciliationStatus: "NOT_RECONCILED" | "PARTIALLY_RECONCILED" | "RECONCILED";
+                        attachedTransactables: {
+                            /** @enum {unknown} */
+                            type: "CREDIT_TRANSFER" | "DIRECT_DEBIT" | "EXPECTED_TRANSACTION" | "PAYMENT_BATCH";
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                        }[];
+                        returned: boolean;
+                        returnReason?: {
+                            /** @description ISO 20022 return reason, e.g. AC04 */
+                            code: string;
+                            description?: string;
+                        };
+                        /** @description Up to 12 string values under keys of letters, digits and _ . + - */
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        version: number;
+                        /** @description Send verbatim in If-Match when updating. */
+                        etag: string;
+                        /** Format: date-time */
+                        created: string;
+                        /** Format: date-time */
+                        updated: string;
+                    };
+                };
+            };
+            /** @description The request is invalid; The pagination token is invalid; The JSON Patch is invalid */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication is missing or wrong */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The access key lacks permission for this resource or action */
+            403: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Resource not found; No such endpoint */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource; The externalId is already used by another resource of this type */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
+            422: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry later */
+            425: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests in the past minute */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server-side problem */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily offline for maintenance; Service unavailable */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    detachTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: a retry with the same key (per organization, method and path, for 24 hours) replays the first response instead of acting again. The same key with a different request is a 422; while the first request still runs, a 425 with Retry-After. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "CREDIT_TRANSFER",
+                 *       "id": "0197a3c6-7b1f-7c02-b3d4-5e6f7a8b9c0d"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The kind of payment
+                     * @enum {unknown}
+                     */
+                    type: "CREDIT_TRANSFER" | "DIRECT_DEBIT";
+                    /**
+                     * Format: uuid
+                     * @description Identifier of the resource
+                     */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        id: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        organizationId: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        accountId: string;
+                        amount: {
+                            /** @description ISO 4217 currency code */
+                            currency: string;
+                            /** @description Minor units of the currency; negative for outflows on transactions */
+                            value: number;
+                            /** @description The amount as a decimal string, e.g. "15.02" */
+                            stringValue: string;
+                        };
+                        /**
+                         * Format: date
+                         * @description yyyy-mm-dd, local to the account
+                         */
+                        date: string;
+                        /**
+                         * Format: date
+                         * @description yyyy-mm-dd, local to the account
+                         */
+                        valueDate: string;
+                        /**
+                         * @description Present when the bank gave no booking date for the entry (ISO 20022 camt makes BookgDt optional): `date` was taken from its value date (VALUE_DATE), or, without one, from the statement it came in — the last day of its period, else the day it was created (STATEMENT_DATE). Absent when `date` is the booking date the bank reported.
+                         * @enum {unknown}
+                         */
+                        dateSource?: "VALUE_DATE" | "STATEMENT_DATE";
+                        description: string;
+                        reference?: string;
+                        references: {
+                            endToEndId?: string;
+                            mandateReference?: string;
+                            /** @description The bank's own reference for the entry */
+                            entryReference: string;
+                        };
+                        counterparty?: {
+                            /** @enum {unknown} */
+                            partyType?: "INDIVIDUAL" | "COMPANY";
+                            name?: string;
+                            account?: {
+                                /** @description ISO 3166-1 alpha-2 market code */
+                                market?: string;
+                                identifiers: {
+                                    /** @description ISO 3166-1 alpha-2 market code */
+                                    market: string;
+                                    type: string;
+                                    number: string;
+                                }[];
+                                bic?: string;
+                                rawIdentifier?: string;
+                            };
+                        };
+                        bankTransactionCode?: {
+                            domain?: string;
+                            family?: string;
+                            subfamily?: string;
+                            proprietary?: {
+                                code: string;
+                                issuer?: string;
+                            };
+                            description?: string;
+                        };
+                        /** @enum {unknown} */
+                        reconciliationStatus: "NOT_RECONCILED" | "PARTIALLY_RECONCILED" | "RECONCILED";
+                        attachedTransactables: {
+                            /** @enum {unknown} */
+                            type: "CREDIT_TRANSFER" | "DIRECT_DEBIT" | "EXPECTED_TRANSACTION" | "PAYMENT_BATCH";
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                        }[];
+                        returned: boolean;
+                        returnReason?: {
+                            /** @description ISO 20022 return reason, e.g. AC04 */
+                            code: string;
+                            description?: string;
+                        };
+                        /** @description Up to 12 string values under keys of letters, digits and _ . + - */
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        version: number;
+                        /** @description Send verbatim in If-Match when updating. */
+                        etag: string;
+                        /** Format: date-time */
+                        created: string;
+                        /** Format: date-time */
+                        updated: string;
+                    };
+                };
+            };
+            /** @description The request is invalid; The pagination token is invalid; The JSON Patch is invalid */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication is missing or wrong */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The access key lacks permission for this resource or action */
+            403: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Resource not found; No such endpoint */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource; The externalId is already used by another resource of this type */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
+            422: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry later */
+            425: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15214,7 +15842,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -15798,7 +16426,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -16182,7 +16810,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -16778,7 +17406,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -16994,7 +17622,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -17197,7 +17825,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -17568,7 +18196,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -17899,7 +18527,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -18040,7 +18668,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -18220,7 +18848,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -18711,7 +19339,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -18903,7 +19531,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -19095,7 +19723,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -19598,7 +20226,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -20256,7 +20884,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -20660,7 +21288,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -21090,7 +21718,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -21398,7 +22026,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -21757,7 +22385,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -22331,7 +22959,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -22563,7 +23191,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -22643,7 +23271,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description An ISO 20022 pain.002 (.001.10 or .001.03) status report, as the bank sent it */
+        /** @description An ISO 20022 pain.002 (.001.10 or .001.03) status report, or a camt.054, camt.053 or camt.052 (.001.02 to .001.08), as the bank sent it */
         requestBody: {
             content: {
                 "application/xml": string;
@@ -22694,9 +23322,9 @@ export interface operations {
                             /** @description The payments the file carries (OUTBOUND) or moved (INBOUND) */
                             paymentIds: string[];
                         };
-                        /** @description OrgnlMsgId: the MsgId of the file reported on */
-                        originalMessageId: string;
-                        /** @description Every payment of the original file */
+                        /** @description pain.002: OrgnlMsgId, the MsgId of the file reported on */
+                        originalMessageId?: string;
+                        /** @description pain.002: every payment of the original file; camt: every payment its bookings settled or returned */
                         payments: {
                             /**
                              * Format: uuid
@@ -22723,13 +23351,118 @@ export interface operations {
                              */
                             outcome: "MOVED" | "UNCHANGED" | "IGNORED" | "NOT_REPORTED";
                         }[];
-                        /** @description Ids the report names that the original file does not carry: reported, not an error of the whole file */
-                        unknown: {
+                        /** @description pain.002: ids the report names that the original file does not carry: reported, not an error of the whole file */
+                        unknown?: {
                             /** @description Set when no file of the connection has this MsgId */
                             originalMessageId?: string;
                             paymentInformationIds: string[];
                             endToEndIds: string[];
                         };
+                        statement?: {
+                            /** @description e.g. camt.053.001.02 */
+                            messageType: string;
+                            /** @description GrpHdr/MsgId */
+                            messageId?: string;
+                            statementsFound: number;
+                            transactionsBooked: number;
+                            transactionsAlreadyPresent: number;
+                            statements: {
+                                /** @description Stmt/Id (Rpt/Id, Ntfctn/Id) */
+                                statementId: string;
+                                electronicSequenceNumber?: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Identifier of the resource
+                                 */
+                                accountId: string;
+                                /** @description Acct/Id/IBAN: the account the statement names, when it names it by IBAN */
+                                iban?: string;
+                                /** @description Acct/Id/Othr/Id: the account number the statement names instead of an IBAN (a domestic number), as written */
+                                otherAccountId?: string;
+                                currency: string;
+                                /** @description Ntry elements in the statement */
+                                entriesFound: number;
+                                /** @description Pending or informational entries (Sts PDNG, INFO, FUTR): not booked */
+                                entriesNotBooked: number;
+                                /** @description Transactions created: one per booked entry, or one per transaction detail of a batched entry that is split */
+                                transactionsBooked: number;
+                                /** @description Booked entries the account already had (same entry reference): not created again */
+                                transactionsAlreadyPresent: number;
+                                /** @description Balances recorded (a repeated report replaces the earlier one of the same day) */
+                                balances: {
+                                    /** @description ISO 20022 balance type code the bank reported: OPBD, PRCD, CLBD, CLAV, ITBD, OPAV, ITAV */
+                                    code: string;
+                                    /** @enum {unknown} */
+                                    type: "BOOKED" | "AVAILABLE";
+                                    /** @enum {unknown} */
+                                    reportedType: "OPEN" | "CLOSE" | "INTERIM";
+                                    amount: {
+                                        /** @description ISO 4217 currency code */
+                                        currency: string;
+                                        /** @description Minor units of the currency; negative for outflows on transactions */
+                                        value: number;
+                                        /** @description The amount as a decimal string, e.g. "15.02" */
+                                        stringValue: string;
+                                    };
+                                    /**
+                                     * Format: date
+                                     * @description yyyy-mm-dd, local to the account
+                                     */
+                                    localDate: string;
+                                }[];
+                            }[];
+                            /** @description What was booked but deserves a look; empty when nothing does */
+                            warnings: {
+                                /**
+                                 * @description booking_date_taken: booked entries without a booking date were booked on their value date or the statement's date (their transactions' dateSource says which); before_account_history: the statement booked transactions dated before the account's earliest one; before_last_statement: it booked transactions dated before the period of a statement imported earlier for the account (statements out of order)
+                                 * @enum {unknown}
+                                 */
+                                code: "booking_date_taken" | "before_account_history" | "before_last_statement";
+                                statementId: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Identifier of the resource
+                                 */
+                                accountId: string;
+                                /** @description Where in the file, e.g. Stmt[2] */
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                        /** @description camt: every transaction the file booked (not those the accounts had already) */
+                        bookings?: {
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            transactionId: string;
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            accountId: string;
+                            amount: {
+                                /** @description ISO 4217 currency code */
+                                currency: string;
+                                /** @description Minor units of the currency; negative for outflows on transactions */
+                                value: number;
+                                /** @description The amount as a decimal string, e.g. "15.02" */
+                                stringValue: string;
+                            };
+                            /** @description The EndToEndId the bank reported with the entry */
+                            endToEndId?: string;
+                            /** @description A batch booking: the PmtInfId of the payment information it settles as a whole */
+                            paymentInformationId?: string;
+                            /**
+                             * @description RECONCILED: its payments are EXECUTED and reconciled to it; RETURNED: it returns its payment, which is RETURNED with the reason; UNMATCHED: it settles no payment sent on this connection (NOT_RECONCILED: attach it by hand if it should)
+                             * @enum {unknown}
+                             */
+                            outcome: "RECONCILED" | "RETURNED" | "UNMATCHED";
+                            /** @description The payments it moved */
+                            paymentIds: string[];
+                            /** @description Why it matched nothing */
+                            note?: string;
+                        }[];
                     };
                 };
             };
@@ -22776,9 +23509,9 @@ export interface operations {
                             /** @description The payments the file carries (OUTBOUND) or moved (INBOUND) */
                             paymentIds: string[];
                         };
-                        /** @description OrgnlMsgId: the MsgId of the file reported on */
-                        originalMessageId: string;
-                        /** @description Every payment of the original file */
+                        /** @description pain.002: OrgnlMsgId, the MsgId of the file reported on */
+                        originalMessageId?: string;
+                        /** @description pain.002: every payment of the original file; camt: every payment its bookings settled or returned */
                         payments: {
                             /**
                              * Format: uuid
@@ -22805,13 +23538,118 @@ export interface operations {
                              */
                             outcome: "MOVED" | "UNCHANGED" | "IGNORED" | "NOT_REPORTED";
                         }[];
-                        /** @description Ids the report names that the original file does not carry: reported, not an error of the whole file */
-                        unknown: {
+                        /** @description pain.002: ids the report names that the original file does not carry: reported, not an error of the whole file */
+                        unknown?: {
                             /** @description Set when no file of the connection has this MsgId */
                             originalMessageId?: string;
                             paymentInformationIds: string[];
                             endToEndIds: string[];
                         };
+                        statement?: {
+                            /** @description e.g. camt.053.001.02 */
+                            messageType: string;
+                            /** @description GrpHdr/MsgId */
+                            messageId?: string;
+                            statementsFound: number;
+                            transactionsBooked: number;
+                            transactionsAlreadyPresent: number;
+                            statements: {
+                                /** @description Stmt/Id (Rpt/Id, Ntfctn/Id) */
+                                statementId: string;
+                                electronicSequenceNumber?: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Identifier of the resource
+                                 */
+                                accountId: string;
+                                /** @description Acct/Id/IBAN: the account the statement names, when it names it by IBAN */
+                                iban?: string;
+                                /** @description Acct/Id/Othr/Id: the account number the statement names instead of an IBAN (a domestic number), as written */
+                                otherAccountId?: string;
+                                currency: string;
+                                /** @description Ntry elements in the statement */
+                                entriesFound: number;
+                                /** @description Pending or informational entries (Sts PDNG, INFO, FUTR): not booked */
+                                entriesNotBooked: number;
+                                /** @description Transactions created: one per booked entry, or one per transaction detail of a batched entry that is split */
+                                transactionsBooked: number;
+                                /** @description Booked entries the account already had (same entry reference): not created again */
+                                transactionsAlreadyPresent: number;
+                                /** @description Balances recorded (a repeated report replaces the earlier one of the same day) */
+                                balances: {
+                                    /** @description ISO 20022 balance type code the bank reported: OPBD, PRCD, CLBD, CLAV, ITBD, OPAV, ITAV */
+                                    code: string;
+                                    /** @enum {unknown} */
+                                    type: "BOOKED" | "AVAILABLE";
+                                    /** @enum {unknown} */
+                                    reportedType: "OPEN" | "CLOSE" | "INTERIM";
+                                    amount: {
+                                        /** @description ISO 4217 currency code */
+                                        currency: string;
+                                        /** @description Minor units of the currency; negative for outflows on transactions */
+                                        value: number;
+                                        /** @description The amount as a decimal string, e.g. "15.02" */
+                                        stringValue: string;
+                                    };
+                                    /**
+                                     * Format: date
+                                     * @description yyyy-mm-dd, local to the account
+                                     */
+                                    localDate: string;
+                                }[];
+                            }[];
+                            /** @description What was booked but deserves a look; empty when nothing does */
+                            warnings: {
+                                /**
+                                 * @description booking_date_taken: booked entries without a booking date were booked on their value date or the statement's date (their transactions' dateSource says which); before_account_history: the statement booked transactions dated before the account's earliest one; before_last_statement: it booked transactions dated before the period of a statement imported earlier for the account (statements out of order)
+                                 * @enum {unknown}
+                                 */
+                                code: "booking_date_taken" | "before_account_history" | "before_last_statement";
+                                statementId: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Identifier of the resource
+                                 */
+                                accountId: string;
+                                /** @description Where in the file, e.g. Stmt[2] */
+                                field: string;
+                                message: string;
+                            }[];
+                        };
+                        /** @description camt: every transaction the file booked (not those the accounts had already) */
+                        bookings?: {
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            transactionId: string;
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            accountId: string;
+                            amount: {
+                                /** @description ISO 4217 currency code */
+                                currency: string;
+                                /** @description Minor units of the currency; negative for outflows on transactions */
+                                value: number;
+                                /** @description The amount as a decimal string, e.g. "15.02" */
+                                stringValue: string;
+                            };
+                            /** @description The EndToEndId the bank reported with the entry */
+                            endToEndId?: string;
+                            /** @description A batch booking: the PmtInfId of the payment information it settles as a whole */
+                            paymentInformationId?: string;
+                            /**
+                             * @description RECONCILED: its payments are EXECUTED and reconciled to it; RETURNED: it returns its payment, which is RETURNED with the reason; UNMATCHED: it settles no payment sent on this connection (NOT_RECONCILED: attach it by hand if it should)
+                             * @enum {unknown}
+                             */
+                            outcome: "RECONCILED" | "RETURNED" | "UNMATCHED";
+                            /** @description The payments it moved */
+                            paymentIds: string[];
+                            /** @description Why it matched nothing */
+                            note?: string;
+                        }[];
                     };
                 };
             };
@@ -22904,7 +23742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads */
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
             422: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
