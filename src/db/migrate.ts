@@ -13,6 +13,7 @@ import * as bankConnections from './migrations/0011-bank-connections.js'
 import * as accountConnections from './migrations/0012-account-connections.js'
 import * as bankFiles from './migrations/0013-bank-files.js'
 import * as inboundFiles from './migrations/0014-inbound-files.js'
+import * as simulatedBank from './migrations/0015-simulated-bank.js'
 
 /** Migrations are listed here in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0012-account-connections': accountConnections,
   '0013-bank-files': bankFiles,
   '0014-inbound-files': inboundFiles,
+  '0015-simulated-bank': simulatedBank,
 }
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {

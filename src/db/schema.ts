@@ -8,14 +8,14 @@ import type { EventsTable, IdempotencyKeysTable } from './tables/conventions.js'
 import type { AccountsTable, TransactionsTable, BalancesTable, StatementImportsTable, SandboxBanksTable, SandboxAccountsTable, SandboxInstructionsTable } from './tables/financial-data.js'
 import type { CounterpartiesTable, ExternalAccountsTable, PaymentsTable, PaymentApprovalStepsTable, MandatesTable, ApprovalChainsTable } from './tables/payments.js'
 import type { WebhooksTable, WebhookKeysTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './tables/webhooks.js'
-import type { BankConnectionsTable, BankFileItemsTable, BankFilesTable } from './tables/connectivity.js'
+import type { BankConnectionsTable, BankFileItemsTable, BankFilesTable, SimulatedBankAnswersTable, SimulatedBankIntakeTable } from './tables/connectivity.js'
 
 export type { OrganizationsTable, RolesTable, UsersTable, AccessKeysTable, UserPasswordsTable, UserTotpTable, SessionsTable, SignInFailuresTable } from './tables/iam.js'
 export type { EventsTable, IdempotencyKeysTable } from './tables/conventions.js'
 export type { AccountsTable, TransactionsTable, BalancesTable, StatementImportsTable, SandboxBanksTable, SandboxAccountsTable, SandboxInstructionsTable } from './tables/financial-data.js'
 export type { CounterpartiesTable, ExternalAccountsTable, PaymentsTable, PaymentApprovalStepsTable, MandatesTable, ApprovalChainsTable } from './tables/payments.js'
 export type { WebhooksTable, WebhookKeysTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './tables/webhooks.js'
-export type { BankConnectionsTable, BankFileItemsTable, BankFilesTable } from './tables/connectivity.js'
+export type { BankConnectionsTable, BankFileItemsTable, BankFilesTable, SimulatedBankAnswersTable, SimulatedBankIntakeTable } from './tables/connectivity.js'
 
 export interface DatabaseSchema {
   organizations: OrganizationsTable
@@ -48,4 +48,6 @@ export interface DatabaseSchema {
   bank_connections: BankConnectionsTable
   bank_file_items: BankFileItemsTable
   bank_files: BankFilesTable
+  simulated_bank_intake: SimulatedBankIntakeTable
+  simulated_bank_answers: SimulatedBankAnswersTable
 }

@@ -41,6 +41,7 @@ describe('creating and reading', () => {
     expect(created).toEqual({
       id: expect.any(String),
       organizationId: t.owner.organizationId,
+      simulatedBank: false,
       ...connectionBody(),
       messageVersions: { creditTransfers: 'pain.001.001.09', directDebits: 'pain.008.001.08' },
       batchingWindowSeconds: 300,
@@ -246,8 +247,10 @@ describe('permissions and tenancy', () => {
         const older = (JSON.parse(role.permissions) as string[]).filter((permission) => !permission.startsWith('connections:'))
         await db.database.db.updateTable('roles').set({ permissions: JSON.stringify(older) }).where('organization_id', '=', earlier.organizationId).where('builtin', '=', role.builtin).execute()
       }
-      // 0013's file tables refer to the connections: gone too, as before 0011.
-      for (const table of ['bank_file_items', 'bank_files', 'bank_connections']) await db.database.db.schema.dropTable(table).execute()
+      // 0013's and 0015's file tables refer to the connections: gone too, as before 0011.
+      for (const table of ['simulated_bank_answers', 'simulated_bank_intake', 'bank_file_items', 'bank_files', 'bank_connections']) {
+        await db.database.db.schema.dropTable(table).execute()
+      }
       await addBankConnections(db.database.db as Kysely<unknown>)
       expect(await roles.execute()).toEqual(now)
       const granted = Object.fromEntries(now.map((role) => [role.builtin, (JSON.parse(role.permissions) as string[]).filter((permission) => permission.startsWith('connections:'))]))

@@ -11,6 +11,7 @@ export function toConnection(row: BankConnectionsTable): Connection {
     organizationId: row.organization_id,
     ...(row.external_id !== null ? { externalId: row.external_id } : {}),
     type: row.type,
+    simulatedBank: row.simulated_bank === 1,
     name: row.name,
     bank: { name: row.bank_name, bic: row.bic },
     messageVersions: {
@@ -47,7 +48,7 @@ export function settingColumns(settings: ConnectionEditable): Omit<ConnectionCha
   }
 }
 
-export type ConnectionChanges = Omit<BankConnectionsTable, 'id' | 'organization_id' | 'external_id' | 'type' | 'created' | 'deleted_at'>
+export type ConnectionChanges = Omit<BankConnectionsTable, 'id' | 'organization_id' | 'external_id' | 'type' | 'simulated_bank' | 'created' | 'deleted_at'>
 
 export const connectionRepo = {
   async insert(trx: Executor, row: BankConnectionsTable): Promise<void> {

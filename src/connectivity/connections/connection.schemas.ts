@@ -98,6 +98,7 @@ export const Connection = Type.Object({
   organizationId: ResourceId,
   externalId: Type.Optional(ExternalId),
   type: Type.Enum([...CONNECTION_TYPES]),
+  simulatedBank: Type.Boolean({ description: 'true: the other side is the sandbox\'s simulated bank (a sandbox organization\'s FILES connection)' }),
   ...SettingFields,
   messageVersions: MessageVersions,
   initiatingParty: InitiatingParty,
@@ -113,6 +114,14 @@ export type Connection = Static<typeof Connection>
 export const CreateConnection = Type.Object(
   {
     type: Type.Enum([...CONNECTION_TYPES]),
+    simulatedBank: Type.Optional(
+      Type.Boolean({
+        description:
+          'Sandbox organizations only, FILES only, default false: the simulated bank is on the other side. It takes the ' +
+          'files of the connection and answers with pain.002 and camt.054 files (docs/sandbox-bank.md); accounts registered ' +
+          'on the connection are opened at it. Cannot be changed later.',
+      }),
+    ),
     ...SettingFields,
     messageVersions: Type.Optional(
       Type.Object(

@@ -48,6 +48,16 @@ export async function lockFilesConnection(trx: Executor, organizationId: string,
   return row
 }
 
+/**
+ * A connection to the simulated bank is a FILES connection of a sandbox organization (docs/sandbox-bank.md).
+ * @throws ApiError invalid_request (400) naming simulatedBank.
+ */
+async function checkSimulatedBank(database: Database, organizationId: string, type: BankConnectionsTable['type']): Promise<void> {
+  if (type !== 'FILES') throw invalidField('simulatedBank', 'is for FILES connections: the simulated bank is reached through files')
+  const organization = await database.db.selectFrom('organizations').select('environment').where('id', '=', organizationId).executeTakeFirst()
+  if (organization?.environment !== 'SANDBOX') throw invalidField('simulatedBank', 'is for sandbox organizations: a live organization pays through real banks')
+}
+
 /** @param filesDir the server's bank files directory (KASSA_BANK_FILES_DIR): every connection directory lies in it. */
 export function createConnectionService(database: Database, filesDir: string) {
   async function load(db: Executor, organizationId: string, ref: ResourceRef): Promise<BankConnectionsTable> {
@@ -68,7 +78,7 @@ export function createConnectionService(database: Database, filesDir: string) {
      * directory_unusable (422), conflict (409: a directory another connection uses), external_id_taken (409).
      */
     async create(ctx: CommandContext, input: CreateConnection): Promise<Connection> {
-      const { type, externalId, messageVersions, batchingWindowSeconds, metadata, ...rest } = input
+      const { type, simulatedBank = false, externalId, messageVersions, batchingWindowSeconds, metadata, ...rest } = input
       const settings: ConnectionEditable = {
         ...rest,
         messageVersions: { ...DEFAULT_MESSAGE_VERSIONS, ...messageVersions },
@@ -76,6 +86,7 @@ export function createConnectionService(database: Database, filesDir: string) {
         metadata: metadata ?? {},
       }
       checkConnectionSettings(type, settings, filesDir)
+      if (simulatedBank) await checkSimulatedBank(database, ctx.actor.organizationId, type)
       await prepareDirectories(filesDir, settings)
       const resolved = await resolveDirectories(settings)
       try {
@@ -87,6 +98,7 @@ export function createConnectionService(database: Database, filesDir: string) {
             organization_id: ctx.actor.organizationId,
             external_id: externalId ?? null,
             type,
+            simulated_bank: simulatedBank ? 1 : 0,
             ...settingColumns(settings),
             version: 1,
             created: now,

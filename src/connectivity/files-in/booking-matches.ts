@@ -10,7 +10,7 @@ import type { MatchedBooking, ReportedPayment } from './inbound-file.schemas.js'
 import { describeReason } from './pain002-status.js'
 
 /** A payment of one of the connection's files, with the ids it went out under. */
-interface SentPayment {
+export interface SentPayment {
   item: BankFileItemsTable
   instruction: PaymentInstruction
   messageId: string
@@ -26,7 +26,7 @@ async function paymentsOfFile(trx: Executor, connectionId: string, messageId: st
 }
 
 /** The payment a booking's EndToEndId names, if Kassa sent it in a file of this connection (end-to-end ids are the payments' ids). */
-async function paymentByEndToEndId(trx: Executor, organizationId: string, connectionId: string, endToEndId: string): Promise<SentPayment | undefined> {
+export async function sentPaymentByEndToEndId(trx: Executor, organizationId: string, connectionId: string, endToEndId: string): Promise<SentPayment | undefined> {
   const paymentId = paymentIdOfEndToEndId(endToEndId)
   const queued = paymentId && (await bankFileItemRepo.findByPayment(trx, organizationId, paymentId))
   if (!queued || queued.connection_id !== connectionId || queued.message_id === null) return undefined
@@ -90,7 +90,7 @@ export async function matchBooking(context: BookingContext, transaction: Transac
     paymentIds: [],
   }
   const found = endToEndId !== undefined
-    ? [await paymentByEndToEndId(context.trx, context.organizationId, context.connectionId, endToEndId)].filter((sent) => sent !== undefined)
+    ? [await sentPaymentByEndToEndId(context.trx, context.organizationId, context.connectionId, endToEndId)].filter((sent) => sent !== undefined)
     : batchId !== undefined ? await paymentsOfBatch(context.trx, context.connectionId, batchId) : []
   if (found.length === 0) return { booking: { ...base, note: 'No payment of this connection’s files has its EndToEndId or payment information id' }, payments: [] }
   const mismatch = mismatchOf(transaction, found)

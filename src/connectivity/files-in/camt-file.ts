@@ -1,5 +1,5 @@
 import type { PaymentStatusListener } from '../../financial-data/sandbox/index.js'
-import type { createStatementService } from '../../financial-data/statements/index.js'
+import type { createStatementService } from '../../financial-data/statements/statement.service.js'
 import { MESSAGE_KINDS, SUPPORTED_VERSIONS } from '../../financial-data/statements/camt-model.js'
 import type { StatementFile } from '../../financial-data/statements/statement-file.js'
 import type { Transaction } from '../../financial-data/transactions/transaction.schemas.js'
@@ -25,17 +25,19 @@ export interface CamtFile {
 /**
  * A camt.054 notification, camt.053 statement or camt.052 report from the bank: its booked entries are booked
  * on the accounts exactly as an imported statement's (POST /financial-data/v2/statements: the same service, so an
- * entry the account has already — same bank reference — is not booked twice), and each transaction it books is
- * matched to the payments sent on the connection (booking-matches.ts), all in the caller's transaction.
+ * entry the account has already — same bank reference — is not booked twice), and each transaction it books, or
+ * reports again while it is still NOT_RECONCILED, is matched to the payments sent on the connection
+ * (booking-matches.ts), all in the caller's transaction.
  */
 export async function applyCamtFile(trx: Trx, camt: CamtFile): Promise<AppliedFile> {
   const { header } = camt.file
   const messageType = `${header.kind}.${header.version}`
   const messageId = header.messageId ?? camt.file.sha256.slice(0, 35)
+  // What it booked, and what it reports again that no payment was matched to yet (a camt.053 after its day's camt.054).
   const booked: Transaction[] = []
   const statement = await camt.statements.import({ transaction: (work) => work(trx) }, camt.file, {
-    booked: async (_trx, transactions) => {
-      booked.push(...transactions)
+    booked: async (_trx, created, present) => {
+      booked.push(...created, ...present.filter((transaction) => transaction.reconciliationStatus === 'NOT_RECONCILED'))
     },
   })
   const context = { trx, listener: camt.listener, organizationId: camt.organizationId, connectionId: camt.connectionId, fileName: `${messageType} ${messageId}` }

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { StatementImport } from '../../financial-data/statements/index.js'
+import { StatementImport } from '../../financial-data/statements/statement.schemas.js'
 import { ResourceId } from '../../shared/common.schemas.js'
 import { Amount } from '../../shared/money.js'
 import { BankFile } from '../files/bank-file.schemas.js'
@@ -60,6 +60,8 @@ export const InboundFileResult = Type.Object({
     ),
   ),
   statement: Type.Optional(StatementImport),
-  bookings: Type.Optional(Type.Array(MatchedBooking, { description: 'camt: every transaction the file booked (not those the accounts had already)' })),
+  bookings: Type.Optional(
+    Type.Array(MatchedBooking, { description: 'camt: every transaction the file booked, and those it reports again that were still NOT_RECONCILED' }),
+  ),
 })
 export type InboundFileResult = Static<typeof InboundFileResult>

@@ -21,6 +21,8 @@ export interface BankConnectionsTable {
   outbox_dir: string | null
   inbox_dir: string | null
   batching_window_seconds: number
+  /** 1: the other side is the sandbox's simulated bank (a sandbox organization's FILES connection). */
+  simulated_bank: number
   metadata: string
   version: number
   created: string
@@ -64,4 +66,22 @@ export interface BankFilesTable {
   report: string | null
   created: string
   updated: string
+}
+
+/** An OUTBOUND file of a simulated-bank connection the simulated bank has taken (once). */
+export interface SimulatedBankIntakeTable {
+  file_id: string
+  organization_id: string
+  taken: string
+}
+
+/** A file the simulated bank wrote for the connection (pain.002, camt.054): `delivered` once it reached the inbox. */
+export interface SimulatedBankAnswersTable {
+  id: string
+  organization_id: string
+  connection_id: string
+  message_type: string
+  content: string
+  created: string
+  delivered: string | null
 }

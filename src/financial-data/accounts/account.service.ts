@@ -15,6 +15,7 @@ import { newId } from '../../shared/ids.js'
 import { requireLive } from '../../shared/lookup.js'
 import { isCurrency } from '../../shared/money.js'
 import { accountNumberKey } from './account-numbers.js'
+import { openAtSandboxBank } from '../sandbox/sandbox-accounts.js'
 import { accountRepo, toAccount } from './account.repo.js'
 import { ACCOUNT_PATCH_RULES, AccountEditable, type Account, type AccountListQuery, type CreateAccount } from './account.schemas.js'
 
@@ -52,7 +53,7 @@ export function createAccountService(database: Database) {
     }
       try {
         return await ctx.transaction(async (trx) => {
-          if (input.connectionId) await lockFilesConnection(trx, ctx.actor.organizationId, input.connectionId, 'connectionId')
+          const connection = input.connectionId ? await lockFilesConnection(trx, ctx.actor.organizationId, input.connectionId, 'connectionId') : undefined
           const taken = await accountRepo.byNumber(trx, ctx.actor.organizationId)
           for (const identifier of identifiers) {
             const [clash] = taken.get(accountNumberKey(identifier.number)) ?? []
@@ -70,7 +71,8 @@ export function createAccountService(database: Database) {
             bank_name: input.bank.name,
             bic: input.bank.bic ?? null,
             identifiers: JSON.stringify(identifiers),
-            fictive: 0,
+            // Held at the simulated bank when its connection leads there (docs/sandbox-bank.md).
+            fictive: connection?.simulated_bank ?? 0,
             connection_id: input.connectionId ?? null,
             metadata: JSON.stringify(input.metadata ?? {}),
             version: 1,
@@ -78,6 +80,7 @@ export function createAccountService(database: Database) {
             updated: now,
           }
           await accountRepo.insert(trx, row)
+          if (connection?.simulated_bank) await openAtSandboxBank(trx, row)
           const account = toAccount(row)
           await recordEvent(trx, { organizationId: row.organization_id, entityType: ACCOUNTS, entityId: row.id, type: 'CREATED', name: 'CREATED', originator: ctx.actor.userId, entity: account })
           return account

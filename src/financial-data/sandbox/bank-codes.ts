@@ -44,6 +44,7 @@ export const REASONS = {
   AM03: 'Not allowed currency',
   AM04: 'Insufficient funds',
   AM12: 'Invalid amount',
+  MD06: 'Refund request by end customer',
 } as const
 export type ReasonCode = keyof typeof REASONS
 

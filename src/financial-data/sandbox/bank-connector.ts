@@ -135,3 +135,21 @@ export function setPaymentStatusListener(listener: PaymentStatusListener | undef
 export function paymentStatusListener(): PaymentStatusListener | undefined {
   return processListener
 }
+
+/**
+ * Takes a sandbox bank report the bank answers by file instead (connectivity's simulated bank, for accounts on a
+ * connection whose other side is the sandbox bank): true when it took it, and the payments then learn of it from
+ * the file. Runs in the bank step's transaction, as a listener does.
+ */
+export type FileAnswer = (trx: Executor, report: PaymentStatusReport) => Promise<boolean>
+
+let processFileAnswer: FileAnswer | undefined
+
+/** Registered once by connectivity when its module loads; the sandbox bank asks it before its listener. */
+export function setFileAnswer(answer: FileAnswer | undefined): void {
+  processFileAnswer = answer
+}
+
+export function fileAnswer(): FileAnswer | undefined {
+  return processFileAnswer
+}

@@ -1,7 +1,7 @@
 import type { SandboxInstructionsTable } from '../../db/schema.js'
 import type { BookedEntry } from '../bookings/booking.service.js'
 import type { TransactionCounterparty } from '../transactions/transaction.schemas.js'
-import { BTC, reasonOf } from './bank-codes.js'
+import { BTC, reasonOf, type ReasonCode } from './bank-codes.js'
 import { executionAmount } from './instruction-rules.js'
 
 /** The entries the sandbox bank books for an instruction, on the day it processes it. Pure. */
@@ -56,7 +56,7 @@ export function executionEntry(instruction: Instruction, day: string, scheme?: s
 }
 
 /** The return of an executed instruction: the opposite entry, with the return reason. */
-export function returnEntry(instruction: Instruction, day: string, reasonCode: 'AC04' = 'AC04'): BookedEntry {
+export function returnEntry(instruction: Instruction, day: string, reasonCode: ReasonCode): BookedEntry {
   const isTransfer = instruction.payment_type === 'CREDIT_TRANSFER'
   const reason = reasonOf(reasonCode)
   return {

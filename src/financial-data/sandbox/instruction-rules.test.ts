@@ -13,6 +13,7 @@ function instruction(overrides: Partial<InstructionFacts> = {}): InstructionFact
     currency: 'EUR',
     executionDate: TODAY,
     counterpartyIban: 'DE89370400440532013000',
+    counterpartyName: 'Nordlicht Consulting GmbH',
     status: 'PENDING_AT_BANK',
     ...overrides,
   }
@@ -51,6 +52,12 @@ describe('decideSubmission', () => {
       status: 'FAILED',
       reasonCode: 'AC01',
     })
+  })
+
+  it('rejects the scripted amounts ending in .04 with AC04, whatever the funds', () => {
+    expect(decideSubmission(instruction({ amount: 12_04 }), funds(1_000_000), TODAY)).toEqual({ status: 'FAILED', reasonCode: 'AC04' })
+    expect(decideSubmission(instruction({ paymentType: 'DIRECT_DEBIT', amount: 4 }), funds(0), TODAY)).toEqual({ status: 'FAILED', reasonCode: 'AC04' })
+    expect(decideSubmission(instruction({ amount: 12_40 }), funds(1_000_000), TODAY).status).toBe('ACCEPTED')
   })
 
   it('needs no funds for a direct debit collection', () => {
@@ -93,6 +100,15 @@ describe('planDay', () => {
       { instructionId: 'i1', status: 'RETURNED', reasonCode: 'AC04', booking: { kind: 'RETURN', amount: 1_000 } },
     ])
     expect(account).toEqual({ currency: 'EUR', booked: 1_000, reserved: 0 })
+  })
+
+  it('returns payments to a counterparty named with RETURN after executing them, with MD06', () => {
+    const account = funds(1_000, 1_000)
+    const steps = planDay(TODAY, [instruction({ status: 'ACCEPTED', counterpartyName: 'Return Handelsgesellschaft' })], new Map([['a1', account]]))
+    expect(steps.map((step) => [step.status, step.reasonCode])).toEqual([
+      ['EXECUTED', undefined],
+      ['RETURNED', 'MD06'],
+    ])
   })
 
   it('credits a direct debit collection and debits its return', () => {

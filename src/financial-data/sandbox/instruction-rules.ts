@@ -6,12 +6,14 @@ import { RETURNING_IBAN, type ReasonCode } from './bank-codes.js'
  * business day it processes. The impure side (sandbox-bank.ts) loads the state, applies the steps
  * and books the entries.
  *
- *   submit ─▶ FAILED (AC01 bad IBAN, AM03 wrong currency, AM12 bad amount, AM04 insufficient funds)
+ *   submit ─▶ FAILED (AC01 bad IBAN, AM03 wrong currency, AM12 bad amount, AC04 an amount ending in .04 — a
+ *                     scripted closed account —, AM04 insufficient funds)
  *          ─▶ PENDING_AT_BANK   dated after the bank's today: waits for its date, nothing reserved
  *          ─▶ ACCEPTED          due: a credit transfer reserves its amount
  *   on its date: PENDING_AT_BANK ─▶ ACCEPTED (reserve) | FAILED AM04
  *   ACCEPTED ─▶ EXECUTED  (booked on the day processed; the reservation becomes the booking)
- *   EXECUTED ─▶ RETURNED  (counterparty is the returning IBAN: the opposite entry, reason AC04)
+ *   EXECUTED ─▶ RETURNED  (the opposite entry: AC04 for the returning IBAN, MD06 for a counterparty whose
+ *                          name contains RETURN)
  */
 
 export type PaymentType = 'CREDIT_TRANSFER' | 'DIRECT_DEBIT'
@@ -26,6 +28,7 @@ export interface InstructionFacts {
   currency: string
   executionDate: string
   counterpartyIban: string
+  counterpartyName: string
   status: InstructionStatus
 }
 
@@ -51,8 +54,20 @@ export function executionAmount(instruction: Pick<InstructionFacts, 'paymentType
   return debitsAccount(instruction) ? -instruction.amount : instruction.amount
 }
 
-export function isReturnedByBeneficiary(instruction: Pick<InstructionFacts, 'counterpartyIban'>): boolean {
-  return instruction.counterpartyIban === RETURNING_IBAN
+/**
+ * Why the beneficiary's side returns the payment after execution, if it does (the scripted outcomes testers ask
+ * for, docs/sandbox-bank.md): the returning IBAN as a closed account (AC04), a counterparty named with "RETURN"
+ * as a refund the customer asked for (MD06).
+ */
+export function returnReasonOf(instruction: Pick<InstructionFacts, 'counterpartyIban' | 'counterpartyName'>): ReasonCode | undefined {
+  if (instruction.counterpartyIban === RETURNING_IBAN) return 'AC04'
+  if (instruction.counterpartyName.toUpperCase().includes('RETURN')) return 'MD06'
+  return undefined
+}
+
+/** The scripted rejection: an amount whose last two minor-unit digits are 04 (EUR 12.04) is to a closed account. */
+export function isScriptedRejection(instruction: Pick<InstructionFacts, 'amount'>): boolean {
+  return instruction.amount % 100 === 4
 }
 
 /** What a credit transfer can draw on: booked balance minus what accepted instructions hold. */
@@ -65,6 +80,7 @@ export function formatProblem(instruction: InstructionFacts, funds: Funds): Reas
   if (!Number.isSafeInteger(instruction.amount) || instruction.amount <= 0) return 'AM12'
   if (instruction.currency !== funds.currency) return 'AM03'
   if (!validateIBAN(instruction.counterpartyIban).valid) return 'AC01'
+  if (isScriptedRejection(instruction)) return 'AC04'
   return undefined
 }
 
@@ -138,11 +154,12 @@ export function planDay(
     })
   }
   for (const instruction of instructions) {
-    if (status.get(instruction.id) !== 'EXECUTED' || !isReturnedByBeneficiary(instruction)) continue
+    const reasonCode = returnReasonOf(instruction)
+    if (status.get(instruction.id) !== 'EXECUTED' || !reasonCode) continue
     const amount = -executionAmount(instruction)
     fundsOf(instruction).booked += amount
     status.set(instruction.id, 'RETURNED')
-    steps.push({ instructionId: instruction.id, status: 'RETURNED', reasonCode: 'AC04', booking: { kind: 'RETURN', amount } })
+    steps.push({ instructionId: instruction.id, status: 'RETURNED', reasonCode, booking: { kind: 'RETURN', amount } })
   }
   return steps
 }
@@ -152,7 +169,7 @@ export function dueDays(from: string, to: string, instructions: readonly Instruc
   const days = new Set<string>()
   for (const instruction of instructions) {
     if (instruction.status === 'FAILED' || instruction.status === 'RETURNED') continue
-    if (instruction.status === 'EXECUTED' && !isReturnedByBeneficiary(instruction)) continue
+    if (instruction.status === 'EXECUTED' && !returnReasonOf(instruction)) continue
     const day = instruction.executionDate < from ? from : instruction.executionDate
     if (day <= to) days.add(day)
   }

@@ -16,6 +16,7 @@ export function factsOf(row: SandboxInstructionsTable): InstructionFacts {
     currency: row.currency,
     executionDate: row.execution_date,
     counterpartyIban: row.counterparty_iban,
+    counterpartyName: row.counterparty_name,
     status: row.status,
   }
 }

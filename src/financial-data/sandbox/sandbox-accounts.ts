@@ -5,6 +5,10 @@ import type { AccountsTable } from '../../db/schema.js'
 import { nowIso } from '../../shared/clock.js'
 import { newId } from '../../shared/ids.js'
 import { accountRepo } from '../accounts/account.repo.js'
+import { reportBalances } from '../bookings/balance-reports.js'
+import { currencyExponent } from '../../shared/money.js'
+import { BankConnectorError } from './bank-connector.js'
+import { sandboxRepo } from './sandbox.repo.js'
 
 /** The simulated bank every sandbox organization banks with (fictive BICs, as the reference's Testbank). */
 export const SANDBOX_BANK_NAME = 'Kassa Testbank'
@@ -70,4 +74,21 @@ export async function openSandboxAccounts(trx: Executor, organizationId: string)
     opened.push({ role: plan.role, iban, row })
   }
   return opened
+}
+
+/** What the simulated bank credits an account opened through a files connection with: a million in its currency. */
+const OPENING_MAJOR_UNITS = 1_000_000
+
+/**
+ * Opens an account registered on a connection to the simulated bank (docs/sandbox-bank.md), in the caller's
+ * transaction: its ledger starts on the bank's today with a million of its currency, reported as the day's BOOKED
+ * OPEN balance. The bank then holds it as it holds the seeded accounts.
+ * @throws BankConnectorError when the organization has no sandbox bank.
+ */
+export async function openAtSandboxBank(trx: Executor, account: Pick<AccountsTable, 'id' | 'organization_id' | 'currency'>): Promise<void> {
+  const bank = await sandboxRepo.findBank(trx, account.organization_id)
+  if (!bank) throw new BankConnectorError(`Organization ${account.organization_id} has no sandbox bank`)
+  const openingBalance = OPENING_MAJOR_UNITS * 10 ** (currencyExponent(account.currency) ?? 2)
+  await sandboxRepo.insertAccounts(trx, [{ account_id: account.id, organization_id: account.organization_id, opening_balance: openingBalance, opening_date: bank.today, created: nowIso() }])
+  await reportBalances(trx, account, [{ type: 'BOOKED', reportedType: 'OPEN', localDate: bank.today, amount: openingBalance }])
 }

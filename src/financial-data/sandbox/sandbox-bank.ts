@@ -10,6 +10,7 @@ import { BTC } from './bank-codes.js'
 import {
   BANK_ORIGINATOR,
   BankConnectorError,
+  fileAnswer,
   paymentStatusListener,
   type BankConnector,
   type PaymentInstruction,
@@ -92,7 +93,7 @@ export function createSandboxBank(database: Database, options: SandboxBankOption
         const account = accountById.get(row.account_id)!
         let transaction: Transaction | undefined
         if (step.booking) {
-          const entry = step.booking.kind === 'EXECUTION' ? executionEntry(row, day, row.scheme ?? undefined) : returnEntry(row, day)
+          const entry = step.booking.kind === 'EXECUTION' ? executionEntry(row, day, row.scheme ?? undefined) : returnEntry(row, day, step.reasonCode ?? 'AC04')
           ;[transaction] = await bookEntries(trx, account, [entry], BANK_ORIGINATOR)
         }
         if (step.credit) {
@@ -111,7 +112,8 @@ export function createSandboxBank(database: Database, options: SandboxBankOption
         factById.get(row.id)!.status = step.status
         const report = reportOf(row, day, transaction)
         reports.push(report)
-        await listener()?.onPaymentStatus(trx, report)
+        // An account banked through files hears of it by the bank's next file (connectivity/simulated-bank).
+        if (!(await fileAnswer()?.(trx, report))) await listener()?.onPaymentStatus(trx, report)
       }
     }
     if (to !== from) await sandboxRepo.setToday(trx, organizationId, to, nowIso())
@@ -156,6 +158,7 @@ export function createSandboxBank(database: Database, options: SandboxBankOption
         currency: instruction.currency,
         executionDate: instruction.executionDate,
         counterpartyIban: instruction.counterparty.iban.replace(/\s+/g, '').toUpperCase(),
+        counterpartyName: instruction.counterparty.name,
         status: 'PENDING_AT_BANK',
       }
       const reservedBefore = funds.reserved

@@ -12,6 +12,7 @@ import { readStatementFile, type ReadOptions, type StatementFile } from './state
 import { StatementWarnings } from './statement-warnings.js'
 import { BOOKING_BATCH } from './statement.limits.js'
 import type { ImportedStatement, ImportWarning, StatementImport } from './statement.schemas.js'
+import { toTransaction, transactionRepo } from '../transactions/transaction.repo.js'
 import type { Transaction } from '../transactions/transaction.schemas.js'
 import type { StatementPlan } from './statement.validation.js'
 
@@ -24,8 +25,11 @@ export type BookingProgress = (done: number, total: number) => void
 /** What a caller may follow while a statement is imported, in the import's transaction. */
 export interface ImportHooks {
   progress?: BookingProgress
-  /** The transactions a batch created (not those the account had already), in the import's transaction. */
-  booked?: (trx: Executor, transactions: Transaction[]) => Promise<void>
+  /**
+   * The transactions a batch created, and those of its entries the account had already (same entry reference:
+   * reported before, e.g. by a notification before the day's statement), in the import's transaction.
+   */
+  booked?: (trx: Executor, booked: Transaction[], present: Transaction[]) => Promise<void>
 }
 
 /**
@@ -44,7 +48,11 @@ async function bookInBatches(
   for (const batch of plan.entries.batches(BOOKING_BATCH)) {
     const transactions = await bookEntries(trx, plan.account, batch, BANK_ORIGINATOR)
     warnings.booked(transactions)
-    await onBooked?.(trx, transactions)
+    if (onBooked) {
+      const created = new Set(transactions.map((transaction) => transaction.references.entryReference))
+      const others = batch.map((entry) => entry.entryReference).filter((reference) => !created.has(reference))
+      await onBooked(trx, transactions, (await transactionRepo.byEntryReferences(trx, plan.account.id, others)).map(toTransaction))
+    }
     booked += transactions.length
     progress(batch.length)
     await nextTurn()

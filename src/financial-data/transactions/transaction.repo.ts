@@ -70,6 +70,12 @@ export const transactionRepo = {
     return rows.filter((row) => insertedIds.has(row.id))
   },
 
+  /** The account's transactions with these entry references (those it has of them). */
+  async byEntryReferences(db: Executor, accountId: string, entryReferences: readonly string[]): Promise<TransactionsTable[]> {
+    if (entryReferences.length === 0) return []
+    return db.selectFrom('transactions').selectAll().where('account_id', '=', accountId).where('entry_reference', 'in', entryReferences).execute()
+  },
+
   async find(db: Executor, organizationId: string, id: string): Promise<TransactionsTable | undefined> {
     return db.selectFrom('transactions').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst()
   },

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
-import { gatherDueFiles, readInboxes, writePendingFiles } from '../../connectivity/index.js'
+import { deliverAnswers, gatherDueFiles, readInboxes, takeFiles, writePendingFiles } from '../../connectivity/index.js'
 import type { Database } from '../../db/database.js'
 import { sandboxBankOf } from '../../financial-data/sandbox/index.js'
 import { approvedPayments, submitPayment } from './payment-submitter.js'
@@ -25,8 +25,9 @@ const BATCH = 100
 /**
  * The background side of the payment lifecycle. Each pass submits approved payments to their
  * banks, makes the bank files whose batching window has passed and writes them to their outboxDir
- * (connectivity/files-out), then lets the sandbox bank process what is due (executions, returns, a new business day),
- * which reports back through the payments' bank-report listener. Never two passes at once.
+ * (connectivity/files-out), lets the simulated bank behind files take them and delivers its answers, reads the inboxes,
+ * then lets the sandbox bank process what is due (executions, returns, a new business day), which reports back
+ * through the payments' bank-report listener, or by file. Never two passes at once.
  */
 export function startPaymentWorker(database: Database, options: PaymentWorkerOptions): PaymentWorker {
   const bank = sandboxBankOf(database)
@@ -47,13 +48,19 @@ export function startPaymentWorker(database: Database, options: PaymentWorkerOpt
       for (const { groupKey, error } of files.failures) options.log.error({ err: error, groupKey }, 'making a bank file failed; retried next pass')
       // After the files' transactions committed: disk writes never run inside one.
       for (const { fileId, error } of await writePendingFiles(database)) options.log.error({ err: error, fileId }, 'writing a bank file to its outboxDir failed; retried next pass')
+      // The simulated bank behind files takes the new files and its answers reach Kassa (connectivity/simulated-bank).
+      const intake = await takeFiles(database, bank)
+      for (const { fileId, error } of intake.failures) options.log.error({ err: error, fileId }, 'the simulated bank could not take a file; retried next pass')
+      const answers = await deliverAnswers(database)
+      for (const { answerId, error } of answers.failures) options.log.error({ err: error, answerId }, 'delivering a simulated bank file failed; retried next pass')
       // Files from banks: read and moved outside the transaction that applies each (inbox-reader.ts).
       const inbox = await readInboxes(database)
       for (const { path, message } of inbox.refused) options.log.error({ path, reason: message }, 'a file in an inboxDir is no file Kassa reads; moved to refused/')
       for (const { path, error } of inbox.failures) options.log.error({ err: error, path }, 'reading a file from an inboxDir failed; retried next pass')
       const { results, errors } = await bank.processDue(new Date())
       for (const { organizationId, error } of errors) options.log.error({ err: error, organizationId }, 'sandbox bank step failed')
-      if (approved.length > 0 || files.made > 0 || inbox.processed > 0 || results.some((step) => step.reports.length > 0)) options.afterChanges?.()
+      const changed = approved.length > 0 || files.made > 0 || intake.taken > 0 || answers.delivered > 0 || inbox.processed > 0
+      if (changed || results.some((step) => step.reports.length > 0)) options.afterChanges?.()
     } catch (error) {
       options.log.error({ err: error }, 'payment worker pass failed')
     }

@@ -15,7 +15,7 @@ const XSD_DIR = fileURLToPath(new URL('../../../../shared/iso20022/xsd/', import
 
 export interface Document {
   // camt.053.001.08: the statements Kassa writes (GET …/accounts/{id}/statement).
-  version: PainVersion | Pain002Version | 'camt.053.001.08'
+  version: PainVersion | Pain002Version | 'camt.053.001.08' | 'camt.054.001.08'
   xml: string
 }
 

@@ -9,7 +9,7 @@ import { batch, notificationDocument, returns, single } from './notifications.js
 /** Issue 12, the bank's side: camt.054 notifications valid against the XSD, and read by Kassa's own camt reader as written. */
 
 // xsd-validator.ts names the versions Kassa writes elsewhere; its schema is found by the version's file name.
-const CAMT054 = 'camt.054.001.08' as Document['version']
+const CAMT054: Document['version'] = 'camt.054.001.08'
 
 describe('writeCamt054', () => {
   it('is valid against camt.054.001.08: single, batch (with and without details) and return entries, 0-, 2- and 3-digit currencies', async () => {

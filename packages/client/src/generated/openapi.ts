@@ -5448,6 +5448,8 @@ export interface operations {
                             externalId?: string;
                             /** @enum {unknown} */
                             type: "FILES" | "SANDBOX";
+                            /** @description true: the other side is the sandbox's simulated bank (a sandbox organization's FILES connection) */
+                            simulatedBank: boolean;
                             name: string;
                             /** @description The bank at the other end: its name and BIC */
                             bank: {
@@ -5636,6 +5638,8 @@ export interface operations {
                 "application/json": {
                     /** @enum {unknown} */
                     type: "FILES" | "SANDBOX";
+                    /** @description Sandbox organizations only, FILES only, default false: the simulated bank is on the other side. It takes the files of the connection and answers with pain.002 and camt.054 files (docs/sandbox-bank.md); accounts registered on the connection are opened at it. Cannot be changed later. */
+                    simulatedBank?: boolean;
                     name: string;
                     /** @description The bank at the other end: its name and BIC */
                     bank: {
@@ -5719,6 +5723,8 @@ export interface operations {
                         externalId?: string;
                         /** @enum {unknown} */
                         type: "FILES" | "SANDBOX";
+                        /** @description true: the other side is the sandbox's simulated bank (a sandbox organization's FILES connection) */
+                        simulatedBank: boolean;
                         name: string;
                         /** @description The bank at the other end: its name and BIC */
                         bank: {
@@ -5959,6 +5965,8 @@ export interface operations {
                         externalId?: string;
                         /** @enum {unknown} */
                         type: "FILES" | "SANDBOX";
+                        /** @description true: the other side is the sandbox's simulated bank (a sandbox organization's FILES connection) */
+                        simulatedBank: boolean;
                         name: string;
                         /** @description The bank at the other end: its name and BIC */
                         bank: {
@@ -6380,6 +6388,8 @@ export interface operations {
                         externalId?: string;
                         /** @enum {unknown} */
                         type: "FILES" | "SANDBOX";
+                        /** @description true: the other side is the sandbox's simulated bank (a sandbox organization's FILES connection) */
+                        simulatedBank: boolean;
                         name: string;
                         /** @description The bank at the other end: its name and BIC */
                         bank: {
@@ -23429,7 +23439,7 @@ export interface operations {
                                 message: string;
                             }[];
                         };
-                        /** @description camt: every transaction the file booked (not those the accounts had already) */
+                        /** @description camt: every transaction the file booked, and those it reports again that were still NOT_RECONCILED */
                         bookings?: {
                             /**
                              * Format: uuid
@@ -23616,7 +23626,7 @@ export interface operations {
                                 message: string;
                             }[];
                         };
-                        /** @description camt: every transaction the file booked (not those the accounts had already) */
+                        /** @description camt: every transaction the file booked, and those it reports again that were still NOT_RECONCILED */
                         bookings?: {
                             /**
                              * Format: uuid
