@@ -85,7 +85,7 @@ describe('a gathered file and sepa.js’s file for the same payments', () => {
     const content = await t.request({ method: 'GET', url: `${FILES}/${file!.id}/content`, as })
     const ours = comparable(content.body)
     expect(ours).toEqual(comparable(sepaFile(version, file!.messageId, payments, { name: 'Acme GmbH', bic: 'BYLADEM1001' })))
-    expect(ours).toMatchObject({ numberOfTransactions: '4', controlSum: '1000000265.02' })
+    expect({ count: ours.numberOfTransactions, sum: ours.controlSum }).toEqual({ count: '4', sum: '100000265.02' })
     expect(whatTheBankReads(content.body).paymentInformation[0]!.id).toBe(`${file!.messageId}-1`)
   })
 })
