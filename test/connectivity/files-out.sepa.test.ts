@@ -27,7 +27,7 @@ function localDate(isoDate: string): Date {
 }
 
 /** sepa.js's file for the same payments, from what the API says of them. */
-function sepaFile(version: string, messageId: string, payments: PaymentJson[], debtor: { name: string; bic: string }): string {
+function sepaFile(version: string, messageId: string, payments: Array<PaymentJson & { reference: string }>, debtor: { name: string; bic: string }): string {
   const document = new SepaDocument(version)
   document.grpHdr.id = messageId
   document.grpHdr.created = new Date()
@@ -46,7 +46,7 @@ function sepaFile(version: string, messageId: string, payments: PaymentJson[], d
     tx.end2endId = payment.id.replaceAll('-', '')
     tx.amount = payment.amount.value / 100
     tx.currency = payment.amount.currency
-    tx.remittanceInfo = payment.reference!
+    tx.remittanceInfo = payment.reference
     tx.creditorName = SUPPLIER.name
     tx.creditorIBAN = SUPPLIER.iban
     tx.creditorBIC = ''
@@ -72,11 +72,11 @@ describe('a gathered file and sepa.js’s file for the same payments', () => {
     const as = await t.newOrganization(`Cross-check ${version}`)
     const org = await setup(t, as)
     const files = await filesConnection(t, as, { messageVersions: { creditTransfers: version } })
-    const payments: PaymentJson[] = []
+    const payments: Array<PaymentJson & { reference: string }> = []
     for (const [index, value] of [15_02, 1, 99_999_999_99, 250_00].entries()) {
       const payment = await createTransfer(t, as, transferBody(files.accountId, org.supplierAccountId, { amount: { currency: 'EUR', value }, reference: `Invoice 2026/${index} (part 1), paid + thanks` }))
       await approveAndSubmit(t, as, 'CREDIT_TRANSFER', payment)
-      payments.push(payment)
+      payments.push(payment as PaymentJson & { reference: string })
     }
     expect(await gatherDueFiles(t.db.database)).toEqual({ made: 1, failures: [] })
     const listed = await t.request({ method: 'GET', url: `${FILES}?connectionId=${files.connection.id}`, as })

@@ -120,6 +120,9 @@ describe('the simulated bank behind a FILES connection', () => {
     expect((await eventsOf(t, t.owner, 'CREDIT_TRANSFER', paid.id)).map((event) => event.name)).toEqual(
       expect.arrayContaining(['SENT_TO_BANK', 'ACCEPTED_BY_BANK', 'EXECUTED', 'RECONCILED']),
     )
+    // Each booking once: the bank's own, which its camt.054 names by AcctSvcrRef (executions of two, one return).
+    const transactions = await t.request({ method: 'GET', url: `/financial-data/v2/transactions?accountId=${files.accountId}`, as: t.owner })
+    expect(transactions.json<{ items: Array<{ amount: { value: number } }> }>().items.map((item) => item.amount.value).sort((a, b) => a - b)).toEqual([-120_00, -75_00, 75_00])
     const types = await expectValidAnswers(files.connection.id)
     expect(types.filter((type) => type === 'pain.002.001.10')).toHaveLength(1)
     expect(types.filter((type) => type === 'camt.054.001.08').length).toBeGreaterThanOrEqual(3)

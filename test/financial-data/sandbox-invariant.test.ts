@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { RETURNING_IBAN, sandboxBankOf, setPaymentStatusListener, type PaymentStatusReport } from '../../src/financial-data/sandbox/index.js'
 import { addDays } from '../../src/financial-data/sandbox/calendar.js'
+import { bankReference } from '../../src/financial-data/sandbox/instruction-entries.js'
 import { seededRandom } from '../../src/financial-data/sandbox/prng.js'
 import { formatMinorUnits } from '../../src/shared/money.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
@@ -88,10 +89,10 @@ it('keeps booked = opening + Σ booked entries, every account and every day, thr
       .selectFrom('transactions')
       .select(['entry_reference', 'amount', 'end_to_end_id', 'returned'])
       .where('account_id', '=', row.account_id)
-      .where('entry_reference', 'in', [`KTB-X-${row.id}`, `KTB-R-${row.id}`])
+      .where('entry_reference', 'in', [bankReference('X', row.id), bankReference('R', row.id)])
       .execute()
-    const executions = bookings.filter((booking) => booking.entry_reference.startsWith('KTB-X-'))
-    const returns = bookings.filter((booking) => booking.entry_reference.startsWith('KTB-R-'))
+    const executions = bookings.filter((booking) => booking.entry_reference === bankReference('X', row.id))
+    const returns = bookings.filter((booking) => booking.entry_reference === bankReference('R', row.id))
     expect(executions.length).toBe(row.status === 'FAILED' ? 0 : 1)
     expect(returns.length).toBe(row.status === 'RETURNED' ? 1 : 0)
     for (const booking of bookings) expect(booking.end_to_end_id).toBe(row.end_to_end_id)

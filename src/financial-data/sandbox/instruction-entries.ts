@@ -40,12 +40,23 @@ function common(instruction: Instruction) {
   }
 }
 
+/** What the bank booked an entry as: an execution (X), a return (R), a transfer's credit (C) or an injected entry (I). */
+export type EntryKind = 'X' | 'R' | 'C' | 'I'
+
+/**
+ * The bank's reference of an entry it books for an instruction (or an injection): its kind and the id, 34
+ * characters, within camt's AcctSvcrRef (Max35Text), so the bank's files carry it and an import knows the entry.
+ */
+export function bankReference(kind: EntryKind, id: string): string {
+  return `K${kind}${id.replaceAll('-', '')}`
+}
+
 /** The execution: a credit transfer's debit, or a direct debit's collection credited. */
 export function executionEntry(instruction: Instruction, day: string, scheme?: string): BookedEntry {
   const isTransfer = instruction.payment_type === 'CREDIT_TRANSFER'
   const remittance = instruction.reference ? ` ${instruction.reference}` : ''
   return {
-    entryReference: `KTB-X-${instruction.id}`,
+    entryReference: bankReference('X', instruction.id),
     amount: executionAmount({ paymentType: instruction.payment_type, amount: instruction.amount }),
     date: day,
     valueDate: day,
@@ -60,7 +71,7 @@ export function returnEntry(instruction: Instruction, day: string, reasonCode: R
   const isTransfer = instruction.payment_type === 'CREDIT_TRANSFER'
   const reason = reasonOf(reasonCode)
   return {
-    entryReference: `KTB-R-${instruction.id}`,
+    entryReference: bankReference('R', instruction.id),
     amount: -executionAmount({ paymentType: instruction.payment_type, amount: instruction.amount }),
     date: day,
     valueDate: day,
@@ -75,7 +86,7 @@ export function returnEntry(instruction: Instruction, day: string, reasonCode: R
 export function internalCreditEntry(instruction: Instruction, day: string, source: { name: string; iban: string }): BookedEntry {
   const market = source.iban.slice(0, 2)
   return {
-    entryReference: `KTB-C-${instruction.id}`,
+    entryReference: bankReference('C', instruction.id),
     amount: instruction.amount,
     date: day,
     valueDate: day,

@@ -17,7 +17,7 @@ import {
   type PaymentStatusReport,
 } from './bank-connector.js'
 import { addDays, dateOf, daysBetween, isLocalDate, maxDate, minDate } from './calendar.js'
-import { executionEntry, internalCreditEntry, returnEntry } from './instruction-entries.js'
+import { bankReference, executionEntry, internalCreditEntry, returnEntry } from './instruction-entries.js'
 import { decideSubmission, dueDays, planDay, type Funds, type InstructionFacts } from './instruction-rules.js'
 import { reportLedgerBalances } from './ledger-reports.js'
 import { sandboxRepo, type LedgerAccountRow } from './sandbox.repo.js'
@@ -245,7 +245,7 @@ export function createSandboxBank(database: Database, options: SandboxBankOption
         account,
         [
           {
-            entryReference: `KTB-I-${newId()}`,
+            entryReference: bankReference('I', newId()),
             amount: injection.amount,
             date,
             valueDate,
