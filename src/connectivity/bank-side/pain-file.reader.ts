@@ -2,13 +2,12 @@ import { ApiError } from '../../http/errors.js'
 import { compact } from '../../financial-data/statements/camt-extract.js'
 import { text, type Node } from '../../financial-data/statements/camt-xml.js'
 import { MemoryBudget } from '../../financial-data/statements/memory-budget.js'
-import { XmlReader, type Disposition, type XmlHandler } from '../../financial-data/statements/xml-reader.js'
+import { XmlReader, type Disposition } from '../../financial-data/statements/xml-reader.js'
 import { PAIN_001_VERSIONS, PAIN_008_VERSIONS, type PainVersion } from '../bank-files/index.js'
+import { IsoDocumentHandler } from '../files-in/message-type.js'
 import { INBOUND_FILE_LIMIT } from '../files-in/pain002.model.js'
 import { count, informationOf, invalid, required, transactionOf, type PaymentMethod } from './pain-file.extract.js'
 import type { PaymentFile, PaymentFileInformation, PaymentFileTransaction } from './pain-file.model.js'
-
-const ISO_NAMESPACE = /^urn:iso:std:iso:20022:tech:xsd:(.+)$/
 
 /** Each message's body and transaction element, and the payment method its payment informations have. */
 const MESSAGES: Record<'pain.001' | 'pain.008', { body: string; transaction: string; method: PaymentMethod }> = {
@@ -18,15 +17,6 @@ const MESSAGES: Record<'pain.001' | 'pain.008', { body: string; transaction: str
 
 const VERSIONS: readonly string[] = [...PAIN_001_VERSIONS, ...PAIN_008_VERSIONS]
 
-/** The message type a root element declares by its ISO 20022 namespace (as files-in/pain002.reader.ts reads it). */
-function messageTypeOf(attributes: Readonly<Record<string, string>>): string | undefined {
-  for (const [name, value] of Object.entries(attributes)) {
-    const match = /^xmlns(:|$)/.test(name) ? ISO_NAMESPACE.exec(value) : null
-    if (match) return match[1]
-  }
-  return undefined
-}
-
 /**
  * Reads a pain.001 or pain.008 as a bank does, with the statements' streaming reader (xml-reader.ts: no
  * DOCTYPE, size-limited tokens): the group header is captured whole; each PmtInf is streamed, the elements
@@ -34,10 +24,7 @@ function messageTypeOf(attributes: Readonly<Record<string, string>>): string | u
  * so that no more than one transaction's tree is held at a time. A document of another message type is
  * refused once it proved well-formed.
  */
-class PainFileReader implements XmlHandler {
-  private depth = 0
-  private rootName = ''
-  private messageType: string | undefined
+class PainFileReader extends IsoDocumentHandler {
   private header: Node | undefined
   private information: { head: Node; transactions: PaymentFileTransaction[] } | undefined
   private readonly informations: PaymentFileInformation[] = []
@@ -50,19 +37,7 @@ class PainFileReader implements XmlHandler {
     return `PmtInf[${this.informations.length + 1}]`
   }
 
-  /** Elements streamed or captured and not yet closed: skipped ones are neither opened nor closed to the handler. */
-  open(name: string, attributes: Readonly<Record<string, string>>): Disposition {
-    const disposition = this.dispositionOf(name, attributes)
-    if (disposition !== 'skip') this.depth += 1
-    return disposition
-  }
-
-  private dispositionOf(name: string, attributes: Readonly<Record<string, string>>): Disposition {
-    if (this.depth === 0) {
-      this.rootName = name
-      this.messageType = messageTypeOf(attributes)
-      return 'stream'
-    }
+  protected below(name: string): Disposition {
     if (this.depth === 1) return this.rootName === 'Document' && name === this.message?.body ? 'stream' : 'skip'
     if (this.depth === 2 && name === 'PmtInf') {
       this.information = { head: {}, transactions: [] }
@@ -72,8 +47,7 @@ class PainFileReader implements XmlHandler {
     return (this.depth === 2 && name === 'GrpHdr') || (this.depth === 3 && name !== '__proto__') ? 'capture' : 'skip'
   }
 
-  captured(name: string, value: unknown): void {
-    this.depth -= 1
+  protected override take(name: string, value: unknown): void {
     const information = this.information
     if (information === undefined) this.header = value as Node
     else if (name === this.message!.transaction) {
@@ -81,18 +55,14 @@ class PainFileReader implements XmlHandler {
     } else information.head[name] ??= value
   }
 
-  close(name: string): void {
-    this.depth -= 1
+  protected override closed(name: string): void {
     if (name !== 'PmtInf' || this.information === undefined) return
     this.informations.push(informationOf(this.information.head, this.information.transactions, this.field, this.message!.method))
     this.information = undefined
   }
 
   file(): PaymentFile {
-    const type = this.messageType
-    if (this.rootName !== 'Document' || type === undefined) {
-      throw new ApiError('unsupported_message', 'The file is no ISO 20022 message: its root must be a Document in an urn:iso:std:iso:20022:tech:xsd namespace')
-    }
+    const type = this.isoMessageType()
     if (this.message === undefined) throw new ApiError('unsupported_message', `The file is a ${type}: the bank reads ${VERSIONS.join(', ')}`)
     const header = this.header
     if (header === undefined || this.informations.length === 0) throw invalid(`The ${type} has no ${this.message.body} with a GrpHdr and a PmtInf`, this.message.body)

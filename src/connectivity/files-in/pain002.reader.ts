@@ -1,8 +1,8 @@
 import { ApiError } from '../../http/errors.js'
 import { all, text, type Node } from '../../financial-data/statements/camt-xml.js'
 import { MemoryBudget } from '../../financial-data/statements/memory-budget.js'
-import { XmlReader, type Disposition, type XmlHandler } from '../../financial-data/statements/xml-reader.js'
-import { messageTypeOf } from './message-type.js'
+import { XmlReader, type Disposition } from '../../financial-data/statements/xml-reader.js'
+import { IsoDocumentHandler } from './message-type.js'
 import { INBOUND_FILE_LIMIT, PAIN002_VERSIONS, type IsoStatus, type Pain002Version, type StatusReason, type StatusReport } from './pain002.model.js'
 
 const ISO_STATUSES: readonly string[] = ['ACCP', 'ACSP', 'ACSC', 'ACWC', 'PDNG', 'RJCT', 'PART', 'RCVD', 'ACTC', 'ACWP', 'ACFC', 'ACCC']
@@ -39,47 +39,24 @@ function required(node: unknown, name: string, field: string): string {
  * reader (xml-reader.ts: no DOCTYPE, size-limited tokens), keeping its group header, original group and
  * original payment informations. A document of another message type is refused once it proved well-formed.
  */
-class Pain002Reader implements XmlHandler {
-  private depth = 0
-  private messageType: string | undefined
-  private rootName = ''
+class Pain002Reader extends IsoDocumentHandler {
   private header: Node | undefined
   private group: Node | undefined
   private readonly informations: Node[] = []
 
-  /** Elements streamed or captured and not yet closed: skipped ones are neither opened nor closed to the handler. */
-  open(name: string, attributes: Readonly<Record<string, string>>): Disposition {
-    const disposition = this.dispositionOf(name, attributes)
-    if (disposition !== 'skip') this.depth += 1
-    return disposition
-  }
-
-  private dispositionOf(name: string, attributes: Readonly<Record<string, string>>): Disposition {
-    if (this.depth === 0) {
-      this.rootName = name
-      this.messageType = messageTypeOf(attributes)
-      return 'stream'
-    }
+  protected below(name: string): Disposition {
     if (this.depth === 1) return name === 'CstmrPmtStsRpt' && this.rootName === 'Document' ? 'stream' : 'skip'
     return ['GrpHdr', 'OrgnlGrpInfAndSts', 'OrgnlPmtInfAndSts'].includes(name) ? 'capture' : 'skip'
   }
 
-  captured(name: string, value: unknown): void {
-    this.depth -= 1
+  protected override take(name: string, value: unknown): void {
     if (name === 'GrpHdr') this.header = value as Node
     else if (name === 'OrgnlGrpInfAndSts') this.group = value as Node
     else this.informations.push(value as Node)
   }
 
-  close(): void {
-    this.depth -= 1
-  }
-
   report(): StatusReport {
-    const type = this.messageType
-    if (this.rootName !== 'Document' || type === undefined) {
-      throw new ApiError('unsupported_message', 'The file is no ISO 20022 message: its root must be a Document in an urn:iso:std:iso:20022:tech:xsd namespace')
-    }
+    const type = this.isoMessageType()
     if (!(PAIN002_VERSIONS as readonly string[]).includes(type)) {
       throw new ApiError(
         'unsupported_message',
