@@ -7,7 +7,7 @@ import { ApiError, type ErrorDetail } from './errors.js'
 /**
  * Updates are RFC 6902 JSON Patches, restricted per resource to a whitelist of operations on
  * named paths; the patched document is validated again against the resource's editable shape
- * before anything is stored.
+ * before anything is stored. One deliberate leniency: see `asApplied`.
  */
 
 export const JsonPatchOperation = Type.Object(
@@ -43,6 +43,33 @@ export function describeRules(rules: readonly PatchRule[]): string {
   return rules.map((rule) => `${rule.op} ${rule.path}`).join(', ')
 }
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** The member a JSON Pointer (RFC 6901) names inside `document`'s nested objects and arrays; undefined if absent. */
+function member(document: unknown, segments: string[]): unknown {
+  return segments.reduce<unknown>((node, segment) => (isObject(node) || Array.isArray(node) ? (node as Record<string, unknown>)[segment] : undefined), document)
+}
+
+/**
+ * The operation as Kassa applies it to `document`. A deliberate leniency for the reference API's clients
+ * (issue 13): RFC 6902 §4.3 wants the target of `replace` to exist, but those clients set an optional field or a
+ * metadata key that is not there yet with `replace` (the reference's own examples add an alias or a metadata key
+ * so), and the reference accepts it. So a `replace` of a member absent from an object that exists is applied as
+ * the `add` of that member (§4.1), which is what such a client means. Every other RFC 6902 rule stands: a
+ * `replace` inside an object that does not exist or past the end of an array, a `remove` of an absent member,
+ * a failing `test` — each is still a 400. Operations are checked against the resource's rules as sent.
+ */
+function asApplied(document: unknown, operation: JsonPatchOperation): JsonPatchOperation {
+  if (operation.op !== 'replace' || !operation.path.startsWith('/')) return operation
+  const segments = operation.path.slice(1).split('/').map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'))
+  const name = segments.pop()!
+  const parent = member(document, segments)
+  // A member holding undefined is absent: JSON has no undefined (editable views spread optional columns so).
+  return isObject(parent) && (!Object.hasOwn(parent, name) || parent[name] === undefined) ? { ...operation, op: 'add' } : operation
+}
+
 const ajv = new Ajv({ allErrors: true, strict: false })
 addFormats.default(ajv)
 
@@ -76,17 +103,18 @@ export function createPatcher<S extends TSchema>(editable: S, rules: readonly Pa
         ])
       }
     })
-    let patched: Static<S>
-    try {
-      patched = fastJsonPatch.applyPatch(structuredClone(document), operations as fastJsonPatch.Operation[], true, false)
-        .newDocument as Static<S>
-    } catch (error) {
-      const patchError = error as { index?: number; message?: string }
-      const message = (patchError.message ?? 'cannot be applied').split('\n')[0] ?? 'cannot be applied'
-      throw new ApiError('invalid_patch', `The JSON Patch cannot be applied: ${message}`, [
-        { code: 'invalid_operation', field: `${patchError.index ?? 0}`, error: message },
-      ])
-    }
+    let patched = structuredClone(document)
+    // One at a time: whether a replace's target exists depends on the operations before it.
+    operations.forEach((operation, index) => {
+      try {
+        patched = fastJsonPatch.applyOperation(patched, asApplied(patched, operation) as fastJsonPatch.Operation, true, true).newDocument
+      } catch (error) {
+        const message = ((error as { message?: string }).message ?? 'cannot be applied').split('\n')[0] ?? 'cannot be applied'
+        throw new ApiError('invalid_patch', `The JSON Patch cannot be applied: ${message}`, [
+          { code: 'invalid_operation', field: `${index}`, error: message },
+        ])
+      }
+    })
     if (!validate(patched)) {
       const details: ErrorDetail[] = (validate.errors ?? []).map((e) => ({
         code: 'invalid_value',

@@ -121,6 +121,21 @@ describe('JSON Patch (RFC 6902) restricted to the fields a counterparty allows',
     expect(body.metadata.drop).toBeUndefined()
   })
 
+  it('sets an absent optional field and an absent metadata key with replace, as the reference accepts', async () => {
+    const counterparty = await createCounterparty(t, { email: undefined, metadata: { keep: '1' } })
+    expect(counterparty.email).toBeUndefined()
+    const response = await patch(
+      counterparty.id,
+      [
+        { op: 'replace', path: '/email', value: 'billing@acme.example' },
+        { op: 'replace', path: '/metadata/costCenter', value: '4711' },
+      ],
+      { 'if-match': counterparty.etag },
+    )
+    expect(response.statusCode, response.body).toBe(200)
+    expect(response.json()).toMatchObject({ email: 'billing@acme.example', metadata: { keep: '1', costCenter: '4711' }, version: 2 })
+  })
+
   const disallowed: [string, unknown[]][] = [
     ['replace /id', [{ op: 'replace', path: '/id', value: '00000000-0000-7000-8000-000000000000' }]],
     ['replace /version', [{ op: 'replace', path: '/version', value: 9 }]],
