@@ -23,6 +23,7 @@ import { idempotencyTestRoutes, registerIdempotency } from './idempotency/index.
 import {
   approvalChainReferences,
   approvalChainRoutes,
+  counterpartyAccountHolders,
   counterpartyRoutes,
   creditTransferRoutes,
   directDebitRoutes,
@@ -101,7 +102,7 @@ export async function buildApp(options: AppOptions): Promise<ApiApp> {
     bankFileRoutes(api)
     inboundFileRoutes(api)
     counterpartyRoutes(api)
-    externalAccountRoutes(api)
+    externalAccountRoutes(api, counterpartyAccountHolders)
     creditTransferRoutes(api, wakePaymentWorker)
     mandateRoutes(api)
     directDebitRoutes(api, wakePaymentWorker)

@@ -1,4 +1,4 @@
-export { counterpartyRoutes } from './counterparties/index.js'
+export { counterpartyAccountHolders, counterpartyRoutes } from './counterparties/index.js'
 export { externalAccountRoutes } from './external-accounts/index.js'
 export { creditTransferRoutes } from './credit-transfers/credit-transfer.routes.js'
 export { directDebitRoutes } from './direct-debits/direct-debit.routes.js'

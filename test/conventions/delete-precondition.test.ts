@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { counterpartyBody } from '../support/fixtures.js'
+import { counterpartyBody, externalAccountBody } from '../support/fixtures.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
 import { expectError } from './expectations.js'
 
@@ -58,6 +58,23 @@ const CASES: Case[] = [
       return created('/payments/v2/counterparties', counterpartyBody({ externalId }), () => `/payments/v2/counterparties/external:${externalId}`)
     },
     change: (n) => [{ op: 'replace', path: '/alias', value: `alias ${n}` }],
+  },
+  {
+    resource: 'external accounts',
+    create: async () => {
+      const counterparty = await created('/payments/v2/counterparties', counterpartyBody({ accounts: [] }), (json) => json.id)
+      return created('/payments/v2/external-accounts', externalAccountBody(counterparty.url), (json) => `/payments/v2/external-accounts/${json.id}`)
+    },
+    change: (n) => [{ op: 'add', path: '/alias', value: `alias ${n}` }],
+  },
+  {
+    resource: 'external accounts by external:{externalId}',
+    create: async () => {
+      const externalId = unique('deletable-account')
+      const counterparty = await created('/payments/v2/counterparties', counterpartyBody({ accounts: [] }), (json) => json.id)
+      return created('/payments/v2/external-accounts', externalAccountBody(counterparty.url, { externalId }), () => `/payments/v2/external-accounts/external:${externalId}`)
+    },
+    change: (n) => [{ op: 'add', path: '/alias', value: `alias ${n}` }],
   },
   {
     resource: 'users',
@@ -156,6 +173,7 @@ describe('the OpenAPI document', () => {
     '/iam/v2/roles/{id}',
     '/iam/v2/users/{id}',
     '/payments/v2/counterparties/{id}',
+    '/payments/v2/external-accounts/{id}',
   ]
 
   it('documents the If-Match header, 412 and 428 on the DELETE of every resource with an etag', async () => {

@@ -88,6 +88,8 @@ describe('operationIds', () => {
       'POST /payments/v2/credit-transfers/{id}:approve': 'approveCreditTransfer',
       'GET /payments/v2/credit-transfers/{id}/events': 'listCreditTransferEvents',
       'DELETE /payments/v2/counterparties/{id}': 'deleteCounterparty',
+      'POST /payments/v2/external-accounts': 'createExternalAccount',
+      'DELETE /payments/v2/external-accounts/{id}': 'deleteExternalAccount',
       'POST /iam/v2/users/{id}/access-keys': 'createUserAccessKey',
       'POST /v1/webhooks/{id}/deliveries/{deliveryId}:redeliver': 'redeliverWebhookDelivery',
       'POST /v1/sandbox/clock:advance': 'advanceSandboxClock',

@@ -4,7 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { formatOpenApiDocument, generateOpenApiDocument, OPENAPI_PATH } from '../../scripts/openapi-document.js'
-import { counterpartyBody } from '../support/fixtures.js'
+import { counterpartyBody, externalAccountBody } from '../support/fixtures.js'
 import { startTestApp, type RequestOptions, type TestApp } from '../support/test-app.js'
 
 interface Response {
@@ -349,6 +349,27 @@ describe('real responses match the documented schemas', () => {
       { method: 'GET', url: `/payments/v2/external-accounts/${account.id}` },
       200,
     )
+  })
+
+  it('an external account added to a counterparty, then deleted', async () => {
+    const counterparty = (await t.request({ method: 'POST', url: '/payments/v2/counterparties', body: counterpartyBody({ accounts: [] }) })).json()
+    const added = await expectDocumented(
+      '/payments/v2/external-accounts',
+      { method: 'POST', url: '/payments/v2/external-accounts', body: externalAccountBody(counterparty.id, { externalId: 'openapi-acct' }) },
+      201,
+    )
+    await expectDocumented(
+      '/payments/v2/external-accounts',
+      { method: 'POST', url: '/payments/v2/external-accounts', body: externalAccountBody(counterparty.id, { externalId: 'openapi-acct' }) },
+      409,
+    )
+    await expectDocumented('/payments/v2/external-accounts/{id}', { method: 'DELETE', url: `/payments/v2/external-accounts/${added.id}` }, 428)
+    await expectDocumented(
+      '/payments/v2/external-accounts/{id}',
+      { method: 'DELETE', url: '/payments/v2/external-accounts/external:openapi-acct', headers: { 'if-match': String(added.etag) } },
+      204,
+    )
+    await expectDocumented('/payments/v2/external-accounts/{id}', { method: 'GET', url: `/payments/v2/external-accounts/${added.id}` }, 410)
   })
 
   it('errors: 400 with details, 401, 404, 412, 428, and the health probes', async () => {

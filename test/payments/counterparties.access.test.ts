@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Credentials } from '../../src/iam/index.js'
 import type { Counterparty } from '../../src/payments/counterparties/index.js'
-import { counterpartyBody } from '../support/fixtures.js'
+import { counterpartyBody, externalAccountBody } from '../support/fixtures.js'
 import { startTestApp, type TestApp, type RequestOptions } from '../support/test-app.js'
 import { COUNTERPARTIES, EXTERNAL_ACCOUNTS, createCounterparty, expectError, listAll } from './payments-helpers.js'
 
@@ -32,6 +32,7 @@ function singleResourceRequests(): Array<[string, Omit<RequestOptions, 'as'>]> {
     ...[account.id, 'external:mine-acct'].flatMap((ref): Array<[string, Omit<RequestOptions, 'as'>]> => [
       [`GET external account ${ref}`, { method: 'GET', url: `${EXTERNAL_ACCOUNTS}/${ref}` }],
       [`PATCH external account ${ref}`, { method: 'PATCH', url: `${EXTERNAL_ACCOUNTS}/${ref}`, body: aliasPatch, headers: ifMatch }],
+      [`DELETE external account ${ref}`, { method: 'DELETE', url: `${EXTERNAL_ACCOUNTS}/${ref}`, headers: ifMatch }],
     ]),
   ]
 }
@@ -52,6 +53,13 @@ describe('another organization', () => {
       expect(response.statusCode, name).toBe(404)
       expect(response.json().code, name).toBe('not_found')
     }
+    await expectUntouched()
+  })
+
+  it('cannot add an external account to our counterparty: 400, as for one that does not exist', async () => {
+    const response = await t.request({ method: 'POST', url: EXTERNAL_ACCOUNTS, body: externalAccountBody(counterparty.id), as: stranger })
+    expectError(response, 400, 'invalid_request')
+    expect(response.json().details).toEqual([{ code: 'invalid_value', field: 'counterpartyId', error: 'is not a counterparty of this organization, or it was deleted' }])
     await expectUntouched()
   })
 
@@ -85,6 +93,8 @@ describe('a read-only key', () => {
     }
     const create = await t.request({ method: 'POST', url: COUNTERPARTIES, body: counterpartyBody(), as: reader })
     expectError(create, 403, 'forbidden')
+    const add = await t.request({ method: 'POST', url: EXTERNAL_ACCOUNTS, body: externalAccountBody(counterparty.id), as: reader })
+    expectError(add, 403, 'forbidden')
     expect(await listAll(t, COUNTERPARTIES)).toEqual([counterparty])
     await expectUntouched()
   })
@@ -97,5 +107,6 @@ describe('without credentials', () => {
     }
     expect((await t.request({ method: 'GET', url: COUNTERPARTIES, as: null })).statusCode).toBe(401)
     expect((await t.request({ method: 'POST', url: COUNTERPARTIES, body: counterpartyBody(), as: null })).statusCode).toBe(401)
+    expect((await t.request({ method: 'POST', url: EXTERNAL_ACCOUNTS, body: externalAccountBody(counterparty.id), as: null })).statusCode).toBe(401)
   })
 })

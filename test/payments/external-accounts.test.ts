@@ -120,6 +120,22 @@ describe('PATCH /payments/v2/external-accounts/{id}', () => {
     expect(viaCounterparty.json().accounts).toEqual([removed.json()])
   })
 
+  it('moves its counterparty on too, which lists it: version, etag and the event EXTERNAL_ACCOUNT_UPDATED', async () => {
+    const counterparty = await createCounterparty(t, { accounts: [account(IBANS.de)] })
+    const before = counterparty.accounts[0]!
+    const patched = await patch(t, url(before), before.etag, [{ op: 'add', path: '/alias', value: 'Payroll' }])
+    expect(patched.statusCode, patched.body).toBe(200)
+    const after = (await t.request({ method: 'GET', url: `${COUNTERPARTIES}/${counterparty.id}` })).json()
+    expect(after).toMatchObject({ version: 2, etag: 'version:2', accounts: [patched.json()] })
+    const events = await listAll<{ name: string; entityVersion: number }>(t, `${COUNTERPARTIES}/${counterparty.id}/events`)
+    expect(events.map((event) => [event.name, event.entityVersion])).toEqual([
+      ['CREATED', 1],
+      ['EXTERNAL_ACCOUNT_UPDATED', 2],
+    ])
+    const stale = await patch(t, `${COUNTERPARTIES}/${counterparty.id}`, counterparty.etag, [{ op: 'replace', path: '/legalName', value: 'x' }])
+    expectError(stale, 412, 'precondition_failed')
+  })
+
   it('adds, replaces and removes metadata keys', async () => {
     const before = await freshAccount({ externalId: 'meta-acct', metadata: { a: '1' } })
     const response = await patch(t, `${EXTERNAL_ACCOUNTS}/external:meta-acct`, before.etag, [

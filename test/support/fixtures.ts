@@ -16,3 +16,8 @@ export function counterpartyBody(overrides: Record<string, unknown> = {}) {
     ...overrides,
   }
 }
+
+/** The body of POST /payments/v2/external-accounts: a French IBAN for the counterparty. */
+export function externalAccountBody(counterpartyId: string, overrides: Record<string, unknown> = {}) {
+  return { counterpartyId, market: 'FR', identifiers: [{ market: 'FR', type: 'IBAN', number: IBANS.fr }], ...overrides }
+}

@@ -108,6 +108,18 @@ export const counterpartyRepo = {
     return Number(result.numUpdatedRows) === 1
   },
 
+  /** Bumps a live counterparty of the organization at any version, locking it; false when it has none such. */
+  async bump(trx: Executor, organizationId: string, id: string, now: string): Promise<boolean> {
+    const result = await trx
+      .updateTable('counterparties')
+      .set((eb) => ({ updated: now, version: eb('version', '+', 1) }))
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst()
+    return Number(result.numUpdatedRows) === 1
+  },
+
   /** Marks a live counterparty deleted at any version, bumping it; the deleted row, or undefined if it was already gone. */
   async markDeleted(trx: Executor, id: string, now: string): Promise<CounterpartiesTable | undefined> {
     return trx

@@ -120,7 +120,9 @@ export function counterpartyRoutes(app: ApiApp): void {
         summary: "The counterparty's events, oldest first",
         description:
           "The counterparty's history (CREATED, UPDATED, DELETED), each event with the version of the counterparty after " +
-          'it; still readable after the counterparty was deleted. Its external accounts have events of their own.',
+          'it; still readable after the counterparty was deleted. Its external accounts have events of their own; as the ' +
+          'counterparty lists them, adding, changing or deleting one is also an UPDATED event of the counterparty, named ' +
+          'EXTERNAL_ACCOUNT_ADDED, EXTERNAL_ACCOUNT_UPDATED or EXTERNAL_ACCOUNT_DELETED.',
         params: IdParams,
         querystring: Type.Object(ListQueryProperties),
         response: { 200: ListEnvelope(Event), ...errorResponses(400, 403, 404) },

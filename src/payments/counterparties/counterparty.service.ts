@@ -1,6 +1,5 @@
 import type { Database, Executor } from '../../db/database.js'
 import { readCache } from '../../db/read-cache.js'
-import type { ExternalAccountsTable } from '../../db/schema.js'
 import { isUniqueViolation, violatedTable } from '../../db/errors.js'
 import { eventPage, recordEvent, type Event } from '../../events/index.js'
 import { ApiError, invalidField } from '../../http/errors.js'
@@ -9,14 +8,13 @@ import { pageOf, pageRequest, type ListEnvelopeOf } from '../../http/pagination.
 import { assertEtag, etagOf } from '../../http/preconditions.js'
 import type { ResourceRef } from '../../http/resource-ref.js'
 import type { Actor } from '../../iam/actor.js'
-import { normalizeIdentifiers } from '../../shared/account-identifiers.js'
 import { nowIso } from '../../shared/clock.js'
 import type { CommandContext } from '../../shared/command-context.js'
 import { groupBy } from '../../shared/group-by.js'
 import { newId } from '../../shared/ids.js'
 import { requireLive } from '../../shared/lookup.js'
 import { lostRace } from '../../shared/lost-race.js'
-import { EXTERNAL_ACCOUNTS, externalAccountRepo, toExternalAccount } from '../external-accounts/index.js'
+import { EXTERNAL_ACCOUNTS, externalAccountRepo, newExternalAccountRow, toExternalAccount } from '../external-accounts/index.js'
 import { counterpartyRepo, toCounterparty } from './counterparty.repo.js'
 import { findWithAccounts } from './counterparty-with-accounts.js'
 import {
@@ -72,20 +70,7 @@ export function createCounterpartyService(database: Database) {
       const { organizationId } = ctx.actor
       const now = nowIso()
       const id = newId()
-      const accountRows: ExternalAccountsTable[] = (input.accounts ?? []).map((account, index) => ({
-        id: newId(),
-        organization_id: organizationId,
-        counterparty_id: id,
-        external_id: account.externalId ?? null,
-        market: account.market,
-        identifiers: JSON.stringify(normalizeIdentifiers(account.identifiers, `accounts.${index}.identifiers`)),
-        alias: account.alias ?? null,
-        metadata: JSON.stringify(account.metadata ?? {}),
-        version: 1,
-        created: now,
-        updated: now,
-        deleted_at: null,
-      }))
+      const accountRows = (input.accounts ?? []).map((account, index) => newExternalAccountRow(organizationId, id, account, `accounts.${index}`, now))
       try {
         return await ctx.transaction(async (trx) => {
           const row = {

@@ -1,2 +1,3 @@
 export { counterpartyRoutes } from './counterparty.routes.js'
+export { counterpartyAccountHolders } from './counterparty-accounts.js'
 export { Counterparty } from './counterparty.schemas.js'

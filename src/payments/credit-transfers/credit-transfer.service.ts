@@ -35,11 +35,14 @@ export interface ResolvedCounterpartyAccount {
   counterpartyId: string
 }
 
-/** A live external account of a live counterparty of this organization. @throws ApiError (400 naming `field`). */
-export async function resolveExternalAccount(db: Executor, actor: Actor, id: string, field: string): Promise<ResolvedCounterpartyAccount> {
-  const external = await externalAccountRepo.find(db, actor.organizationId, { id })
-  if (!external || external.deleted_at) throw invalidField(field, 'is not an external account of this organization')
-  const counterparty = await counterpartyRepo.find(db, actor.organizationId, { id: external.counterparty_id })
+/**
+ * A live external account of a live counterparty of this organization, locked until the transaction ends so
+ * that it is not deleted while a payment or mandate is made to it. @throws ApiError (400 naming `field`).
+ */
+export async function resolveExternalAccount(trx: Executor, actor: Actor, id: string, field: string): Promise<ResolvedCounterpartyAccount> {
+  const external = await externalAccountRepo.lockLive(trx, actor.organizationId, id)
+  if (!external) throw invalidField(field, 'is not an external account of this organization')
+  const counterparty = await counterpartyRepo.find(trx, actor.organizationId, { id: external.counterparty_id })
   if (!counterparty || counterparty.deleted_at) throw invalidField(field, 'belongs to a deleted counterparty')
   return {
     snapshot: {

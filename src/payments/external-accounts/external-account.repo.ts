@@ -55,6 +55,32 @@ export const externalAccountRepo = {
     return ('id' in ref ? query.where('id', '=', ref.id) : query.where('external_id', '=', ref.externalId)).executeTakeFirst()
   },
 
+  /**
+   * The organization's live account `id`, its row locked until the transaction ends (a write that changes
+   * nothing, which both backends support, as roles are locked): a payment or mandate made to the account and
+   * its deletion take turns, so the deletion sees every payment made before it, and none is made after it.
+   */
+  async lockLive(trx: Executor, organizationId: string, id: string): Promise<ExternalAccountsTable | undefined> {
+    return trx
+      .updateTable('external_accounts')
+      .set((eb) => ({ version: eb.ref('version') }))
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst()
+  },
+
+  async countLiveOfCounterparty(db: Executor, counterpartyId: string): Promise<number> {
+    const { count } = await db
+      .selectFrom('external_accounts')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('counterparty_id', '=', counterpartyId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow()
+    return Number(count)
+  },
+
   /** Live accounts of the given counterparties, oldest first (their order at creation). */
   async listOfCounterparties(db: Executor, counterpartyIds: string[]): Promise<ExternalAccountsTable[]> {
     if (counterpartyIds.length === 0) return []
@@ -99,6 +125,17 @@ export const externalAccountRepo = {
       .where('deleted_at', 'is', null)
       .executeTakeFirst()
     return Number(result.numUpdatedRows) === 1
+  },
+
+  /** Marks a live account deleted at any version, bumping it; the deleted row, or undefined if it was already gone. */
+  async markDeleted(trx: Executor, id: string, now: string): Promise<ExternalAccountsTable | undefined> {
+    return trx
+      .updateTable('external_accounts')
+      .set((eb) => ({ deleted_at: now, updated: now, version: eb('version', '+', 1) }))
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst()
   },
 
   async deleteOfCounterparty(trx: Executor, counterpartyId: string, now: string): Promise<ExternalAccountsTable[]> {

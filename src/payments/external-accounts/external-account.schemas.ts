@@ -46,6 +46,27 @@ export const CreateEmbeddedExternalAccount = Type.Object(
 )
 export type CreateEmbeddedExternalAccount = Static<typeof CreateEmbeddedExternalAccount>
 
+/** reference §2.6: an external account added to an existing counterparty (counterpartyId required on create). */
+export const CreateExternalAccount = Type.Object(
+  {
+    counterpartyId: ResourceId,
+    ...CreateEmbeddedExternalAccount.properties,
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        counterpartyId: '0190b2a4-5c3e-7d1f-9a2b-3c4d5e6f7a8b',
+        market: 'FR',
+        identifiers: [{ market: 'FR', type: 'IBAN', number: 'FR1420041010050500013M02606' }],
+        alias: 'Acme Paris account',
+        externalId: 'erp-supplier-1042-paris',
+      },
+    ],
+  },
+)
+export type CreateExternalAccount = Static<typeof CreateExternalAccount>
+
 export const ExternalAccountListQuery = Type.Object({
   ...ListQueryProperties,
   counterpartyId: Type.Optional(ResourceId),

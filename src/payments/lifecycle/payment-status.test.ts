@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import {
   PAYMENT_STATUSES,
+  UNSETTLED_STATUSES,
   assertCorrection,
   assertTransition,
   canCorrect,
   canTransition,
   isDateEditable,
   isFinal,
+  isSettled,
   isWithBank,
   pathTo,
   type PaymentStatus,
@@ -51,6 +53,8 @@ describe('payment lifecycle', () => {
 
   it('knows final statuses, when the date may change, and when the bank has the payment', () => {
     expect(PAYMENT_STATUSES.filter(isFinal)).toEqual(['REJECTED', 'FAILED', 'RETURNED', 'CANCELLED'])
+    expect(PAYMENT_STATUSES.filter(isSettled)).toEqual(['REJECTED', 'RECONCILED', 'FAILED', 'RETURNED', 'CANCELLED'])
+    expect(UNSETTLED_STATUSES).toEqual(['CREATED', 'APPROVED', 'PENDING_SUBMISSION', 'SENT', 'PENDING_AT_BANK', 'ACCEPTED', 'EXECUTED'])
     expect(PAYMENT_STATUSES.filter(isDateEditable)).toEqual(['CREATED', 'APPROVED'])
     expect(PAYMENT_STATUSES.filter(isWithBank)).toEqual(['SENT', 'PENDING_AT_BANK', 'ACCEPTED', 'EXECUTED', 'RECONCILED', 'RETURNED'])
   })

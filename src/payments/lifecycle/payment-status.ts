@@ -70,6 +70,16 @@ export function isFinal(status: PaymentStatus): boolean {
   return TRANSITIONS[status].length === 0
 }
 
+/**
+ * Whether the payment is done with: final, or RECONCILED, which only a return by the bank changes — and a
+ * return needs nothing of Kassa's but the payment itself. Until then its accounts are in use.
+ */
+export function isSettled(status: PaymentStatus): boolean {
+  return isFinal(status) || status === 'RECONCILED'
+}
+
+export const UNSETTLED_STATUSES: readonly PaymentStatus[] = PAYMENT_STATUSES.filter((status) => !isSettled(status))
+
 /** reference §3.1: from SENT on, the bank has the payment (a returned one too). */
 export const WITH_BANK: readonly PaymentStatus[] = ['SENT', 'PENDING_AT_BANK', 'ACCEPTED', 'EXECUTED', 'RECONCILED', 'RETURNED']
 

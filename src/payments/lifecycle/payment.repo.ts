@@ -130,6 +130,24 @@ export const paymentRepo = {
     return row !== undefined
   },
 
+  /** A payment of the organization to or from the external account that is in one of `statuses`, if any. */
+  async firstOfExternalAccountIn(
+    db: Executor,
+    organizationId: string,
+    externalAccountId: string,
+    statuses: readonly string[],
+  ): Promise<Pick<PaymentsTable, 'id' | 'kind' | 'status'> | undefined> {
+    return db
+      .selectFrom('payments')
+      .select(['id', 'kind', 'status'])
+      .where('organization_id', '=', organizationId)
+      .where('external_account_id', '=', externalAccountId)
+      .where('status', 'in', [...statuses])
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst()
+  },
+
   /** Writes changes and bumps the version if the payment is still at `expectedVersion`; false when another writer won. */
   async update(trx: Executor, id: string, expectedVersion: number, changes: PaymentChanges): Promise<boolean> {
     const result = await trx

@@ -49,6 +49,19 @@ export const mandateRepo = {
       .execute()
   },
 
+  /** A mandate of the external account that may still be collected under (any scheme), if any. */
+  async firstUsableOfExternalAccount(db: Executor, organizationId: string, externalAccountId: string): Promise<MandatesTable | undefined> {
+    return db
+      .selectFrom('mandates')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('external_account_id', '=', externalAccountId)
+      .where('status', '!=', 'CANCELLED')
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst()
+  },
+
   /** Newest first; fetches `limit + 1` rows for the pager. */
   async list(db: Executor, organizationId: string, filters: MandateFilters, page: PageRequest): Promise<MandatesTable[]> {
     let query = db.selectFrom('mandates').selectAll().where('organization_id', '=', organizationId)
