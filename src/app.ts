@@ -14,6 +14,7 @@ import {
   passwordRoutes,
   requirePermission,
   roleRoutes,
+  oauth2TokenRoutes,
   sessionRoutes,
   signInRoutes,
   totpRoutes,
@@ -42,6 +43,8 @@ export interface AppOptions {
   idempotencyLeaseMilliseconds?: number
   /** How long an access key's grant is cached between database reads. */
   authCacheMilliseconds?: number
+  /** How long a bearer token from POST /iam/v2beta/oauth2/token is accepted: 300 seconds unless given. */
+  accessTokenLifetimeSeconds?: number
   /** Webhook delivery: retry schedule, timeouts, the worker; production's defaults when omitted. */
   webhooks?: WebhookSettingsInput
   /** Pause between payment worker passes (submission, sandbox bank steps); false runs no worker. */
@@ -74,16 +77,18 @@ export async function buildApp(options: AppOptions): Promise<ApiApp> {
   await registerDashboard(app)
 
   const rateLimiter = new SlidingWindowRateLimiter(options.config.rateLimitPerMinute)
-  // Sign-in takes no credentials (it makes them): its own scope, without the API's authentication and Idempotency-Key.
+  // Sign-in and the OAuth2 token endpoint take no API credentials (they make them): their own scope, without
+  // the API's authentication and Idempotency-Key.
   await app.register(async (publicApi: ApiApp) => {
     registerPublicGuard(publicApi, { maintenance: options.config.maintenance, rateLimiter })
     signInRoutes(publicApi)
+    oauth2TokenRoutes(publicApi, { tokenLifetimeSeconds: options.accessTokenLifetimeSeconds ?? 300 })
   })
 
   await app.register(async (api: ApiApp) => {
     registerApiGuard(api, {
       maintenance: options.config.maintenance,
-      // An access key (HTTP Basic) or a signed-in person's session cookie: the same Actor either way.
+      // An access key (HTTP Basic, or a bearer token issued to it) or a signed-in person's session cookie: the same Actor either way.
       authenticate: createAuthenticator(options.database.db, {
         cacheMilliseconds: options.authCacheMilliseconds ?? 5_000,
       }),

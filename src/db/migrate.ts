@@ -14,6 +14,7 @@ import * as accountConnections from './migrations/0012-account-connections.js'
 import * as bankFiles from './migrations/0013-bank-files.js'
 import * as inboundFiles from './migrations/0014-inbound-files.js'
 import * as simulatedBank from './migrations/0015-simulated-bank.js'
+import * as oauth2AccessTokens from './migrations/0017-oauth2-access-tokens.js'
 
 /** Migrations are listed here in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0013-bank-files': bankFiles,
   '0014-inbound-files': inboundFiles,
   '0015-simulated-bank': simulatedBank,
+  '0017-oauth2-access-tokens': oauth2AccessTokens,
 }
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {

@@ -3,14 +3,14 @@
  * ids are UUID strings, times are ISO 8601 UTC strings (lexically ordered),
  * JSON documents are text, flags are 0/1 integers.
  */
-import type { OrganizationsTable, RolesTable, UsersTable, AccessKeysTable, UserPasswordsTable, UserTotpTable, SessionsTable, SignInFailuresTable } from './tables/iam.js'
+import type { OrganizationsTable, RolesTable, UsersTable, AccessKeysTable, UserPasswordsTable, UserTotpTable, SessionsTable, SignInFailuresTable, OAuth2AccessTokensTable } from './tables/iam.js'
 import type { EventsTable, IdempotencyKeysTable } from './tables/conventions.js'
 import type { AccountsTable, TransactionsTable, BalancesTable, StatementImportsTable, SandboxBanksTable, SandboxAccountsTable, SandboxInstructionsTable } from './tables/financial-data.js'
 import type { CounterpartiesTable, ExternalAccountsTable, PaymentsTable, PaymentApprovalStepsTable, MandatesTable, ApprovalChainsTable } from './tables/payments.js'
 import type { WebhooksTable, WebhookKeysTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './tables/webhooks.js'
 import type { BankConnectionsTable, BankFileItemsTable, BankFilesTable, SimulatedBankAnswersTable, SimulatedBankIntakeTable } from './tables/connectivity.js'
 
-export type { OrganizationsTable, RolesTable, UsersTable, AccessKeysTable, UserPasswordsTable, UserTotpTable, SessionsTable, SignInFailuresTable } from './tables/iam.js'
+export type { OrganizationsTable, RolesTable, UsersTable, AccessKeysTable, UserPasswordsTable, UserTotpTable, SessionsTable, SignInFailuresTable, OAuth2AccessTokensTable } from './tables/iam.js'
 export type { EventsTable, IdempotencyKeysTable } from './tables/conventions.js'
 export type { AccountsTable, TransactionsTable, BalancesTable, StatementImportsTable, SandboxBanksTable, SandboxAccountsTable, SandboxInstructionsTable } from './tables/financial-data.js'
 export type { CounterpartiesTable, ExternalAccountsTable, PaymentsTable, PaymentApprovalStepsTable, MandatesTable, ApprovalChainsTable } from './tables/payments.js'
@@ -26,6 +26,7 @@ export interface DatabaseSchema {
   user_totp: UserTotpTable
   sessions: SessionsTable
   sign_in_failures: SignInFailuresTable
+  oauth2_access_tokens: OAuth2AccessTokensTable
   accounts: AccountsTable
   counterparties: CounterpartiesTable
   external_accounts: ExternalAccountsTable

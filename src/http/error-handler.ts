@@ -112,22 +112,31 @@ export function errorBody(error: ApiError, requestId: string): ErrorEnvelope {
  * The envelope is serialized as it is, not through the route's response schemas: a status a route does
  * not document would otherwise go through its `default` schema, fail to fit, and become a bare 500.
  */
-export function sendError(error: ApiError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function sendError(error: ApiError, request: FastifyRequest, reply: FastifyReply, fields?: Record<string, string>): FastifyReply {
   if (error.headers) reply.headers(error.headers)
   if (closesUnreadBody(request)) reply.header('connection', 'close')
   return reply
     .status(error.status)
     .type('application/json; charset=utf-8')
     .serializer(JSON.stringify)
-    .send(errorBody(error, request.id))
+    .send({ ...errorBody(error, request.id), ...fields })
 }
 
-export function registerErrorHandler(app: FastifyInstance): void {
+/**
+ * How a scope words its errors when a protocol of its own prescribes them (the OAuth2 token endpoint,
+ * RFC 6749 §5.2): the error restated, and fields its body carries beside the envelope's.
+ */
+export type ErrorDialect = (error: ApiError) => { error: ApiError; fields?: Record<string, string> }
+
+/** The error handler of the app, or of a scope (with its dialect): anything thrown is answered in the envelope. */
+export function registerErrorHandler(app: FastifyInstance, dialect?: ErrorDialect): void {
   app.setErrorHandler((error, request, reply) => {
     const apiError = toApiError(error)
     // A 503 (maintenance, shutdown) is the server working as configured, not a failure worth a stack trace.
     if (apiError.code === 'internal_error') request.log.error({ err: error }, 'request failed')
     else if (apiError.status >= 500) request.log.info({ code: apiError.code }, 'request refused')
-    return sendError(apiError, request, reply)
+    if (!dialect) return sendError(apiError, request, reply)
+    const spoken = dialect(apiError)
+    return sendError(spoken.error, request, reply, spoken.fields)
   })
 }

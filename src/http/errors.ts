@@ -9,6 +9,10 @@ export const ERRORS = {
   invalid_request: { status: 400, message: 'The request is invalid' },
   invalid_token: { status: 400, message: 'The pagination token is invalid' },
   invalid_patch: { status: 400, message: 'The JSON Patch is invalid' },
+  // The OAuth2 token endpoint's own codes (RFC 6749 §5.2), described by its responses alone (route-schemas.ts).
+  unsupported_grant_type: { status: 400, message: 'The grant_type is not one this server issues tokens for', oauth2: true },
+  invalid_scope: { status: 400, message: 'The scope is not one this server grants', oauth2: true },
+  invalid_client: { status: 401, message: 'Client authentication failed', oauth2: true },
   unauthorized: { status: 401, message: 'Authentication is missing or wrong' },
   forbidden: { status: 403, message: 'The access key lacks permission for this resource or action' },
   not_found: { status: 404, message: 'Resource not found' },
@@ -50,7 +54,7 @@ export const ERRORS = {
   internal_error: { status: 500, message: 'Unexpected server-side problem' },
   maintenance: { status: 503, message: 'Temporarily offline for maintenance' },
   unavailable: { status: 503, message: 'Service unavailable' },
-} as const satisfies Record<string, { status: number; message: string }>
+} as const satisfies Record<string, { status: number; message: string; oauth2?: true }>
 
 export type ErrorCode = keyof typeof ERRORS
 

@@ -88,7 +88,8 @@ export const TAGS = [
     name: 'Users',
     description:
       'The people (HUMAN) and integrations (PROGRAMMATIC) of the organization, each holding one role, and their access ' +
-      'keys: the HTTP Basic credentials every API request authenticates with.',
+      'keys: the credentials every API request authenticates with, by HTTP Basic or by the bearer tokens the OAuth2 ' +
+      'token endpoint issues for them.',
   },
   {
     name: 'Webhooks',
@@ -132,7 +133,9 @@ const HEADERS = {
     schema: { type: 'integer' },
   },
   WwwAuthenticate: {
-    description: 'The HTTP Basic challenge.',
+    description:
+      'The challenges: `Basic realm="kassa", charset="UTF-8", Bearer realm="kassa"`; for a bearer token that is not ' +
+      'accepted, `Bearer realm="kassa", error="invalid_token", error_description="…"` (RFC 6750 §3).',
     schema: { type: 'string' },
   },
   IdempotentReplayed: {
@@ -262,7 +265,8 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         version,
         description:
           'Self-hosted financial data and payments API. Every API request authenticates with HTTP Basic ' +
-          '(ACCESS_KEY:SECRET), every response carries a request-id header, and every error has the ErrorEnvelope shape.',
+          '(ACCESS_KEY:SECRET) or with a bearer token issued for the access key by POST /iam/v2beta/oauth2/token (OAuth2 ' +
+          'client credentials), every response carries a request-id header, and every error has the ErrorEnvelope shape.',
         license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [
@@ -272,8 +276,18 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         },
       ],
       tags: [...TAGS],
-      components: { securitySchemes: { basicAuth: { type: 'http', scheme: 'basic' } } },
-      security: [{ basicAuth: [] }],
+      components: {
+        securitySchemes: {
+          basicAuth: { type: 'http', scheme: 'basic', description: 'An access key and its secret: ACCESS_KEY:SECRET' },
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A token issued for an access key by POST /iam/v2beta/oauth2/token (OAuth2 client credentials); it acts as the key',
+          },
+        },
+      },
+      // Either scheme (OpenAPI: the requirements of the list are alternatives).
+      security: [{ basicAuth: [] }, { bearerAuth: [] }],
     },
     transform: transformRoute,
     transformObject: addConventions,

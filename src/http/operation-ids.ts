@@ -24,6 +24,9 @@ export const OPERATION_ID_OVERRIDES: Readonly<Record<string, string>> = {
   'POST /v1/idempotency-test': 'testIdempotency',
   // A statement file is imported: its entries become transactions; no statement resource is created.
   'POST /financial-data/v2/statements': 'importStatement',
+  // The OAuth2 token endpoint (reference §10): a beta version, which no rule reads, and its current name.
+  'POST /iam/v2beta/oauth2/token': 'createOAuth2Token',
+  'POST /iam/v2/oauth2/token': 'createOAuth2TokenV2',
 }
 
 /** camelCase: a lower-case verb, then capitalized words. */

@@ -7,7 +7,8 @@ const ERROR_REF = { $ref: 'ErrorEnvelope#' }
 const ALWAYS = [401, 429, 500, 503] as const
 
 function describe(status: number): string {
-  const known = Object.values(ERRORS).filter((error) => error.status === status)
+  // The OAuth2 token endpoint's codes never answer any other route.
+  const known = Object.values(ERRORS).filter((error) => error.status === status && !('oauth2' in error))
   return known.map((error) => error.message).join('; ') || 'Error'
 }
 

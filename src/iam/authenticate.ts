@@ -3,12 +3,14 @@ import type { Db } from '../db/database.js'
 import { ApiError } from '../http/errors.js'
 import type { Actor } from './actor.js'
 import { accessKeyRepo, type AccessKeyGrant } from './access-keys/access-key.repo.js'
+import { createBearerAuthenticator } from './oauth2/bearer-authenticate.js'
 import { isPermission, type Permission } from './permissions.js'
 import { digestBytes, sameSecret, secretMatches } from './secrets.js'
 import { SESSION_CHALLENGE, sessionTokenOf } from './sessions/session-cookie.js'
 import { createSessionAuthenticator } from './sessions/session-authenticate.js'
 
-const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="kassa", charset="UTF-8"' }
+/** Both schemes an access key authenticates with (RFC 9110 §11.6.1: one challenge each): Basic, or a token it was issued. */
+const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="kassa", charset="UTF-8", Bearer realm="kassa"' }
 /** Digest of a secret no key has, compared against when the access key is unknown so both paths cost the same. */
 const UNKNOWN_KEY_DIGEST = Buffer.alloc(32)
 
@@ -21,18 +23,28 @@ function noCredentials(request: FastifyRequest): ApiError {
   const challenge = request.headers['sec-fetch-site'] === 'same-origin' ? SESSION_CHALLENGE : CHALLENGE
   return new ApiError(
     'unauthorized',
-    'No credentials: use HTTP Basic authentication with ACCESS_KEY:SECRET, or sign in (POST /iam/v2/session)',
+    'No credentials: use HTTP Basic authentication with ACCESS_KEY:SECRET, a bearer token (POST /iam/v2beta/oauth2/token), ' +
+      'or sign in (POST /iam/v2/session)',
     undefined,
     challenge,
   )
 }
 
-function parseBasic(header: string): { accessKey: string; secret: string } {
-  const [scheme, encoded] = header.split(' ', 2)
-  if (scheme?.toLowerCase() !== 'basic' || !encoded) throw unauthorized('The Authorization header must use the Basic scheme')
+/** The scheme and credentials of an Authorization header (RFC 9110 §11.6.2); the scheme in lower case. */
+function schemeOf(header: string): { scheme: string; credentials: string } {
+  const space = header.indexOf(' ')
+  if (space < 0) return { scheme: header.toLowerCase(), credentials: '' }
+  return { scheme: header.slice(0, space).toLowerCase(), credentials: header.slice(space + 1) }
+}
+
+/**
+ * The access key and secret of HTTP Basic credentials (RFC 7617), or undefined when they are not
+ * `ACCESS_KEY:SECRET` in base64.
+ */
+export function decodeBasic(encoded: string): { accessKey: string; secret: string } | undefined {
   const decoded = Buffer.from(encoded, 'base64').toString('utf8')
   const colon = decoded.indexOf(':')
-  if (colon <= 0) throw unauthorized('Basic credentials must be ACCESS_KEY:SECRET')
+  if (colon <= 0) return undefined
   return { accessKey: decoded.slice(0, colon), secret: decoded.slice(colon + 1) }
 }
 
@@ -84,20 +96,28 @@ export function forgetCachedGrants(accessKeys?: readonly string[]): void {
 }
 
 export interface AuthenticatorOptions {
-  /** How long a key's grant is reused before it is read again; a revocation takes effect within this time. */
+  /** How long a key's grant is reused before it is read again; a revocation takes effect within this time. 0: read every time. */
   cacheMilliseconds: number
 }
 
 /**
- * Resolves a request's credentials to an Actor: HTTP Basic (an access key) when the Authorization header
- * is there — then a session cookie beside it is ignored, so Basic alone decides — else the session cookie
- * of a signed-in person (sessions/session-authenticate.ts). Grants of access keys are cached briefly per
- * key so an authenticated read costs one SHA-256 and no extra query; the secret is checked on every request.
- * @throws ApiError unauthorized (401, with WWW-Authenticate) for missing, malformed or wrong credentials,
- * or an ended session; forbidden (403) for a session's write without its CSRF token and a same-origin Origin.
+ * Checks access keys: with its secret (HTTP Basic, the OAuth2 token endpoint's client credentials) or without
+ * (a bearer token issued to the key). Each answers the key's Actor, or undefined for an unknown, revoked or
+ * deactivated key or a wrong secret. Synchronous while the key's grant is cached (nearly every request), so
+ * the request pipeline pays for no promise; a Promise when the grant must be read.
  */
-export function createAuthenticator(db: Db, options: AuthenticatorOptions = { cacheMilliseconds: 5_000 }) {
-  const authenticateSession = createSessionAuthenticator(db)
+export interface AccessKeyVerifier {
+  /** The secret is compared in constant time, and an unknown key costs the same digest as a known one. */
+  verify(accessKey: string, secret: string): Actor | undefined | Promise<Actor | undefined>
+  /** The Actor of a live key, whose secret was checked when its token was issued. */
+  actorOf(accessKey: string): Actor | undefined | Promise<Actor | undefined>
+}
+
+/**
+ * Grants of access keys are cached briefly per key so an authenticated read costs one SHA-256 and no extra
+ * query; the secret is checked on every request.
+ */
+export function createAccessKeyVerifier(db: Db, options: AuthenticatorOptions): AccessKeyVerifier {
   const cache: GrantCache = new Map()
   grantCaches.add(new WeakRef(cache))
   const MAX_CACHED = 10_000
@@ -116,23 +136,53 @@ export function createAuthenticator(db: Db, options: AuthenticatorOptions = { ca
     }
     if (cache.size >= MAX_CACHED) cache.clear()
     const entry = { actor: actorOf(grant), secretDigest: digestBytes(grant.secretHash), expires: Date.now() + options.cacheMilliseconds }
-    if (generation === forgetGeneration) cache.set(accessKey, entry)
+    if (generation === forgetGeneration && options.cacheMilliseconds > 0) cache.set(accessKey, entry)
     return entry
   }
 
-  function verified(found: KnownKey | undefined, secret: string): Actor {
+  function matched(found: KnownKey | undefined, secret: string): Actor | undefined {
     const presented = Buffer.from(secret, 'utf8')
     if (found?.confirmedSecret && sameSecret(presented, found.confirmedSecret)) return found.actor
     const matches = secretMatches(presented, found?.secretDigest ?? UNKNOWN_KEY_DIGEST)
-    if (!found || !matches) throw unauthorized('Wrong access key or secret')
+    if (!found || !matches) return undefined
     found.confirmedSecret = presented
     return found.actor
   }
 
-  /**
-   * Synchronous while the key's grant is cached (nearly every request), so the request pipeline
-   * pays for no promise; a Promise when the grant must be read.
-   */
+  return {
+    verify(accessKey, secret) {
+      if (accessKey.length > 64) return matched(undefined, secret)
+      const known = cached(accessKey)
+      if (known) return matched(known, secret)
+      return load(accessKey).then((found) => matched(found, secret))
+    },
+    actorOf(accessKey) {
+      const known = cached(accessKey)
+      if (known) return known.actor
+      return load(accessKey).then((found) => found?.actor)
+    },
+  }
+}
+
+function knownOrRefused(actor: Actor | undefined): Actor {
+  if (!actor) throw unauthorized('Wrong access key or secret')
+  return actor
+}
+
+/**
+ * Resolves a request's credentials to an Actor: the Authorization header when it is there — HTTP Basic (an
+ * access key) or Bearer (a token issued to one by POST /iam/v2beta/oauth2/token, oauth2/) — and then a session
+ * cookie beside it is ignored, so the header alone decides; else the session cookie of a signed-in person
+ * (sessions/session-authenticate.ts). A key's token acts exactly as the key: same Actor, same grant cache.
+ * @throws ApiError unauthorized (401, with WWW-Authenticate) for missing, malformed or wrong credentials,
+ * an expired or unknown token, or an ended session; forbidden (403) for a session's write without its CSRF
+ * token and a same-origin Origin.
+ */
+export function createAuthenticator(db: Db, options: AuthenticatorOptions = { cacheMilliseconds: 5_000 }) {
+  const authenticateSession = createSessionAuthenticator(db)
+  const keys = createAccessKeyVerifier(db, options)
+  const authenticateBearer = createBearerAuthenticator(db, keys)
+
   return function authenticate(request: FastifyRequest): Actor | Promise<Actor> {
     const header = request.headers.authorization
     if (header === undefined) {
@@ -140,10 +190,12 @@ export function createAuthenticator(db: Db, options: AuthenticatorOptions = { ca
       if (token === undefined) throw noCredentials(request)
       return authenticateSession(request, token)
     }
-    const { accessKey, secret } = parseBasic(header)
-    if (accessKey.length > 64) return verified(undefined, secret)
-    const known = cached(accessKey)
-    if (known) return verified(known, secret)
-    return load(accessKey).then((found) => verified(found, secret))
+    const { scheme, credentials } = schemeOf(header)
+    if (scheme === 'bearer') return authenticateBearer(credentials)
+    if (scheme !== 'basic' || !credentials) throw unauthorized('The Authorization header must use the Basic or the Bearer scheme')
+    const basic = decodeBasic(credentials)
+    if (!basic) throw unauthorized('Basic credentials must be ACCESS_KEY:SECRET')
+    const actor = keys.verify(basic.accessKey, basic.secret)
+    return actor instanceof Promise ? actor.then(knownOrRefused) : knownOrRefused(actor)
   }
 }

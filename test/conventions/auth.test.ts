@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Credentials } from '../../src/iam/index.js'
+import { accessTokenFor, bearer } from '../support/oauth2.js'
 import { basicAuth, startTestApp, type TestApp } from '../support/test-app.js'
 import { counterpartyBody } from '../support/fixtures.js'
 import { COUNTERPARTIES, createCounterparty, countCounterparties, expectError } from './expectations.js'
@@ -14,7 +15,9 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-const CHALLENGE = /^Basic realm="kassa"/
+/** Both schemes are offered: Basic first (RFC 9110 §11.6.1), then Bearer (RFC 6750 §3). */
+const CHALLENGE = /^Basic realm="kassa", charset="UTF-8", Bearer realm="kassa"$/
+const INVALID_TOKEN = /^Bearer realm="kassa", error="invalid_token", error_description="[^"]+"$/
 
 function basic(raw: string): string {
   return `Basic ${Buffer.from(raw).toString('base64')}`
@@ -30,7 +33,8 @@ describe('auth: HTTP Basic ACCESS_KEY:SECRET on every API request', () => {
   const unauthorizedCases: [string, () => Record<string, string>][] = [
     ['no Authorization header', () => ({})],
     ['an empty Authorization header', () => ({ authorization: '' })],
-    ['another scheme (Bearer)', () => ({ authorization: `Bearer ${t.owner.secret}` })],
+    ['another scheme (Digest)', () => ({ authorization: `Digest username="${t.owner.accessKey}"` })],
+    ['a scheme name alone', () => ({ authorization: 'Basic' })],
     ['Basic without credentials', () => ({ authorization: 'Basic ' })],
     ['Basic credentials without a colon', () => ({ authorization: basic(t.owner.accessKey) })],
     ['Basic credentials with an empty access key', () => ({ authorization: basic(`:${t.owner.secret}`) })],
@@ -83,6 +87,80 @@ describe('auth: HTTP Basic ACCESS_KEY:SECRET on every API request', () => {
   it('accepts the scheme name case-insensitively (RFC 9110 §11.1)', async () => {
     const headers = { authorization: basicAuth(t.owner).replace('Basic', 'basic') }
     const response = await t.request({ method: 'GET', url: COUNTERPARTIES, headers, as: null })
+    expect(response.statusCode).toBe(200)
+  })
+})
+
+describe('auth: a bearer token (OAuth2 client credentials) stands for its access key on every API request', () => {
+  it('accepts a token on reads and writes, as the key that asked for it', async () => {
+    const token = await accessTokenFor(t, admin)
+    const list = await t.request({ method: 'GET', url: COUNTERPARTIES, headers: bearer(token), as: null })
+    expect(list.statusCode).toBe(200)
+    expect(list.headers['www-authenticate']).toBeUndefined()
+    const created = await t.request({ method: 'POST', url: COUNTERPARTIES, body: counterpartyBody(), headers: bearer(token), as: null })
+    expect(created.statusCode).toBe(201)
+    const event = await t.db.database.db.selectFrom('events').select('originator').where('entity_id', '=', created.json().id).executeTakeFirstOrThrow()
+    expect(event.originator).toBe(admin.userId)
+  })
+
+  it("has the key's permissions: a read-only key's token reads, and gets the key's 403 on writes", async () => {
+    const token = await accessTokenFor(t, readOnly)
+    expect((await t.request({ method: 'GET', url: COUNTERPARTIES, headers: bearer(token), as: null })).statusCode).toBe(200)
+    const before = await countCounterparties(t)
+    const byToken = expectError(await t.request({ method: 'POST', url: COUNTERPARTIES, body: counterpartyBody(), headers: bearer(token), as: null }), 403, 'forbidden')
+    const byKey = expectError(await t.request({ method: 'POST', url: COUNTERPARTIES, body: counterpartyBody(), as: readOnly }), 403, 'forbidden')
+    expect(byToken.message).toBe(byKey.message)
+    expect(await countCounterparties(t)).toBe(before)
+  })
+
+  it("shares the key's rate limit: Basic and Bearer requests count in one window", async () => {
+    const key = await t.newKey('read-only')
+    const token = await accessTokenFor(t, key)
+    const remaining = async (headers: Record<string, string>) =>
+      Number((await t.request({ method: 'GET', url: COUNTERPARTIES, headers, as: null })).headers['ratelimit-remaining'])
+    const first = await remaining({ authorization: basicAuth(key) })
+    expect(await remaining(bearer(token))).toBe(first - 1)
+    expect(await remaining({ authorization: basicAuth(key) })).toBe(first - 2)
+  })
+
+  it("stays in the key's organization: another organization's resource is a 404", async () => {
+    const other = await t.newOrganization('Bearer tenancy')
+    const foreign = await createCounterparty(t, {}, other)
+    const token = await accessTokenFor(t, t.owner)
+    expectError(await t.request({ method: 'GET', url: `${COUNTERPARTIES}/${foreign.id}`, headers: bearer(token), as: null }), 404, 'not_found')
+    expect((await t.request({ method: 'GET', url: `${COUNTERPARTIES}/${foreign.id}`, headers: bearer(await accessTokenFor(t, other)), as: null })).statusCode).toBe(200)
+  })
+
+  it('decides alone, as Basic does: a session cookie beside a bad token rescues nothing', async () => {
+    const response = await t.request({ method: 'GET', url: COUNTERPARTIES, headers: { ...bearer('kassa_at_nope'), cookie: 'kassa_session=' + 'A'.repeat(43) }, as: null })
+    expectError(response, 401, 'unauthorized')
+    expect(response.headers['www-authenticate']).toMatch(INVALID_TOKEN)
+  })
+
+  /** An issued token with its last character changed: the right shape, but not what was issued. */
+  async function alteredToken(): Promise<string> {
+    const token = await accessTokenFor(t, t.owner)
+    return `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`
+  }
+
+  const invalidTokens: [string, () => string | Promise<string>][] = [
+    ['the key’s secret as a token', () => `Bearer ${t.owner.secret}`],
+    ['Basic credentials sent as a token', () => `Bearer ${basicAuth(t.owner).slice('Basic '.length)}`],
+    ['a token of the right shape that was never issued', () => `Bearer kassa_at_${'A'.repeat(43)}`],
+    ['an issued token with a character changed', async () => `Bearer ${await alteredToken()}`],
+    ['an empty token', () => 'Bearer '],
+  ]
+  for (const [name, header] of invalidTokens) {
+    it(`answers 401 with a Bearer invalid_token challenge for ${name}`, async () => {
+      const response = await t.request({ method: 'GET', url: COUNTERPARTIES, headers: { authorization: await header() }, as: null })
+      expectError(response, 401, 'unauthorized')
+      expect(response.headers['www-authenticate']).toMatch(INVALID_TOKEN)
+    })
+  }
+
+  it('accepts the scheme name case-insensitively (RFC 9110 §11.1)', async () => {
+    const token = await accessTokenFor(t, t.owner)
+    const response = await t.request({ method: 'GET', url: COUNTERPARTIES, headers: { authorization: `bearer ${token}` }, as: null })
     expect(response.statusCode).toBe(200)
   })
 })

@@ -12,11 +12,13 @@ export const MAX_ERROR_BYTES = 64 * 1024
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 /** The envelope's fields; `detailsOmitted` counts the details left out of a long list (issue 9, README: Limits). */
 const ENVELOPE_KEYS = new Set(['status', 'code', 'message', 'requestId', 'details', 'detailsOmitted'])
+/** The OAuth2 token endpoint's errors also carry RFC 6749 §5.2's fields, `error` being the envelope's `code` (issue 13). */
+const OAUTH2_KEYS = new Set([...ENVELOPE_KEYS, 'error', 'error_description'])
 
 /** Signs of internals in a body: a stack trace, a source path, the first line of /etc/passwd. */
 const LEAKS = [/\n\s+at .+:\d+:\d+/, /node_modules\//, /\/src\/.+\.ts\b/, /root:x:0:0:/, /SQLITE_|syntax error at or near/]
 
-export function envelopeProblems(answer: Answer, method = 'GET'): string[] {
+export function envelopeProblems(answer: Answer, method = 'GET', oauth2 = false): string[] {
   // A HEAD answer has the headers of the GET answer and no body (RFC 9110 §9.3.2).
   if (method === 'HEAD') return /^application\/json/.test(answer.headers['content-type'] ?? '') ? [] : [`content-type is ${answer.headers['content-type']}, not application/json`]
   let body: unknown
@@ -38,8 +40,11 @@ export function envelopeProblems(answer: Answer, method = 'GET'): string[] {
   if (replayed ? !UUID.test(String(envelope.requestId)) : envelope.requestId !== answer.headers['request-id']) {
     problems.push(`envelope requestId ${String(envelope.requestId)} is not the request-id header`)
   }
-  const unknown = Object.keys(envelope).filter((key) => !ENVELOPE_KEYS.has(key))
+  const unknown = Object.keys(envelope).filter((key) => !(oauth2 ? OAUTH2_KEYS : ENVELOPE_KEYS).has(key))
   if (unknown.length > 0) problems.push(`envelope has fields beyond the spec's: ${unknown.join(', ')}`)
+  if (oauth2 && envelope.error !== undefined && (envelope.error !== envelope.code || envelope.error_description === undefined)) {
+    problems.push(`the RFC 6749 fields (error ${String(envelope.error)}) do not restate code ${String(envelope.code)}`)
+  }
   if (envelope.details !== undefined) {
     const details = envelope.details
     const wellFormed =
@@ -62,6 +67,8 @@ export interface CheckOptions {
   requestedStatus?: number
   /** The server is closing: a 503 (in the envelope) is the expected answer (README: Limits). */
   shuttingDown?: boolean
+  /** The OAuth2 token endpoint: its errors may carry RFC 6749 §5.2's fields beside the envelope's. */
+  oauth2?: boolean
 }
 
 export function answerProblems(answer: Answer, options: CheckOptions = {}, method = 'GET'): string[] {
@@ -73,7 +80,7 @@ export function answerProblems(answer: Answer, options: CheckOptions = {}, metho
   if (answer.status >= 500 && !asked && !(options.shuttingDown && answer.status === 503)) problems.push(`a ${answer.status}`)
   if (answer.status >= 400 && !asked) {
     if (answer.bytes > MAX_ERROR_BYTES) problems.push(`an error body of ${answer.bytes} bytes (over ${MAX_ERROR_BYTES})`)
-    problems.push(...envelopeProblems(answer, method))
+    problems.push(...envelopeProblems(answer, method, options.oauth2))
   }
   for (const leak of LEAKS) if (leak.test(answer.body)) problems.push(`the body shows internals (${leak.source})`)
   return problems

@@ -19,11 +19,17 @@ export const SURVEY = process.env.KASSA_FUZZ_SURVEY === '1'
 
 /**
  * Writes a refusal makes by design, per operation: a failed sign-in is counted against the lockout of
- * the account and the address, and a lockout it starts is an event of the user (issue 11).
+ * the account and the address, and a lockout it starts is an event of the user (issue 11); a token request
+ * with wrong client credentials counts against the address (issue 13).
  */
 const REFUSALS_THAT_WRITE: Record<string, RegExp> = {
   'POST /iam/v2/session': /^(sign_in_failures|events)\./,
+  'POST /iam/v2beta/oauth2/token': /^sign_in_failures\./,
+  'POST /iam/v2/oauth2/token': /^sign_in_failures\./,
 }
+
+/** The OAuth2 token endpoint, whose errors carry RFC 6749 §5.2's fields beside the envelope's. */
+const OAUTH2_TOKEN_PATHS = new Set(['/iam/v2beta/oauth2/token', '/iam/v2/oauth2/token'])
 
 /** A rule of its own for one property: more problems with the exchange. */
 export type ExtraRule = (request: SentRequest, answer: Answer, operation: Operation) => string[]
@@ -78,7 +84,8 @@ export class ExchangeChecker {
     const after = await this.server.fingerprint()
     this.last = after
     this.requests += 1
-    const problems = answerProblems(answer, { requestedStatus: requestedStatus(operation, request, answer) }, request.method)
+    const oauth2 = OAUTH2_TOKEN_PATHS.has(operation.path)
+    const problems = answerProblems(answer, { requestedStatus: requestedStatus(operation, request, answer), oauth2 }, request.method)
     if (answer.status === 0 || answer.status >= 400) {
       const allowed = REFUSALS_THAT_WRITE[plan.operation]
       const changes = fingerprintChanges(before, after).filter((change) => !allowed?.test(change))

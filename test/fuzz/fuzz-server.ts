@@ -3,7 +3,7 @@ import type { HostResolver } from '../../src/webhooks/index.js'
 import { basicAuth, startTestApp, type TestApp } from '../support/test-app.js'
 import { fingerprinter, type Fingerprint } from './db-fingerprint.js'
 import { headerValue, HttpClient, type Answer, type SentRequest } from './http-client.js'
-import { jsonText, Repeated } from './json-text.js'
+import { formText, jsonText, Repeated } from './json-text.js'
 import { KnownIds } from './known-ids.js'
 import { collectionOf, loadOperations, type Operation } from './openapi-operations.js'
 import type { PlanContext, RequestPlan } from './request-plans.js'
@@ -164,7 +164,7 @@ export class FuzzServer {
         : {
             body:
               body.kind === 'json'
-                ? Buffer.from(jsonText(body.value), 'utf8')
+                ? Buffer.from(/^application\/x-www-form-urlencoded/i.test(plan.contentType ?? '') ? formText(body.value) : jsonText(body.value), 'utf8')
                 : Buffer.from(typeof body.text === 'string' ? body.text : body.text instanceof Repeated ? body.text.value() : body.text.text(), body.latin1 ? 'latin1' : 'utf8'),
           }),
     }

@@ -76,3 +76,17 @@ export function jsonText(value: unknown): string {
   }
   return JSON.stringify(value) ?? 'null'
 }
+
+/**
+ * A value as a form body (application/x-www-form-urlencoded: the OAuth2 token endpoint's), so that its
+ * parameters are read rather than refused whole: an object's members as parameters, each a string as it is
+ * or else its JSON text. Anything but an object goes as its JSON text, which the form reads as nonsense.
+ */
+export function formText(value: unknown): string {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof RawText || value instanceof Repeated) return jsonText(value)
+  const parameters = new URLSearchParams()
+  for (const [key, member] of Object.entries(value)) {
+    if (member !== undefined) parameters.append(key, typeof member === 'string' ? member : jsonText(member))
+  }
+  return parameters.toString()
+}

@@ -91,7 +91,7 @@ describe('a session acts through the API guard', () => {
     expect(unknown.headers['www-authenticate']).toBe('Session realm="kassa"')
     const malformed = await t.app.inject({ method: 'GET', url: '/financial-data/v2/accounts', headers: { cookie: 'kassa_session=short' } })
     expectError(malformed, 401, 'unauthorized')
-    expect(malformed.headers['www-authenticate']).toBe('Basic realm="kassa", charset="UTF-8"')
+    expect(malformed.headers['www-authenticate']).toBe('Basic realm="kassa", charset="UTF-8", Bearer realm="kassa"')
     const page = await t.app.inject({ method: 'GET', url: SESSION, headers: { 'sec-fetch-site': 'same-origin', origin: OWN_ORIGIN } })
     expectError(page, 401, 'unauthorized')
     expect(page.headers['www-authenticate']).toBe('Session realm="kassa"')

@@ -31,8 +31,13 @@ interface OpenApiDocument {
 
 const ERROR_REF = '#/components/schemas/ErrorEnvelope'
 const METHODS = ['get', 'post', 'put', 'patch', 'delete']
-/** Unauthenticated operations: the only ones allowed to opt out of basic auth (sign-in makes the credentials). */
-const PUBLIC_OPERATIONS = ['GET /healthz', 'GET /readyz', 'POST /iam/v2/session']
+/**
+ * Unauthenticated operations: the only ones allowed to opt out of the API's authentication (sign-in and the
+ * OAuth2 token endpoint make the credentials; the latter takes client credentials of its own).
+ */
+const PUBLIC_OPERATIONS = ['GET /healthz', 'GET /readyz', 'POST /iam/v2/session', 'POST /iam/v2beta/oauth2/token', 'POST /iam/v2/oauth2/token']
+/** The token endpoint's errors (RFC 6749 §5.2): the envelope, and `error` and `error_description` beside it. */
+const OAUTH2_ERRORS = ['POST /iam/v2beta/oauth2/token', 'POST /iam/v2/oauth2/token'].flatMap((route) => [`${route} 400`, `${route} 401`])
 
 let t: TestApp
 let document: OpenApiDocument
@@ -169,9 +174,12 @@ describe('the OpenAPI document', () => {
     expect(documented).toEqual(served)
   })
 
-  it('requires HTTP Basic authentication everywhere but the health probes', () => {
-    expect(document.components.securitySchemes).toEqual({ basicAuth: { type: 'http', scheme: 'basic' } })
-    expect(document.security).toEqual([{ basicAuth: [] }])
+  it('requires HTTP Basic or a bearer token everywhere but the health probes, sign-in and the token endpoint', () => {
+    expect(document.components.securitySchemes).toEqual({
+      basicAuth: { type: 'http', scheme: 'basic', description: expect.any(String) },
+      bearerAuth: { type: 'http', scheme: 'bearer', description: expect.stringContaining('/iam/v2beta/oauth2/token') },
+    })
+    expect(document.security).toEqual([{ basicAuth: [] }, { bearerAuth: [] }])
     for (const { path, method, operation } of operations()) {
       const route = `${method.toUpperCase()} ${path}`
       if (PUBLIC_OPERATIONS.includes(route)) expect(operation.security, route).toEqual([])
@@ -188,7 +196,13 @@ describe('the OpenAPI document', () => {
       for (const [status, response] of Object.entries(operation.responses)) {
         expect(response.headers?.['request-id'], `${method} ${path} ${status} documents request-id`).toBeDefined()
         if (!/^[45]\d\d$/.test(status)) continue
-        expect(response.content?.['application/json']?.schema, `${method} ${path} ${status}`).toEqual({ $ref: ERROR_REF })
+        const schema = response.content?.['application/json']?.schema as { $ref?: string; allOf?: Array<{ $ref?: string; required?: string[] }> }
+        if (OAUTH2_ERRORS.includes(`${method.toUpperCase()} ${path} ${status}`)) {
+          expect(schema.allOf?.[0], `${method} ${path} ${status}`).toEqual({ $ref: ERROR_REF })
+          expect(schema.allOf?.[1]?.required, `${method} ${path} ${status}`).toEqual(['error', 'error_description'])
+        } else {
+          expect(schema, `${method} ${path} ${status}`).toEqual({ $ref: ERROR_REF })
+        }
         expect(response.description, `${method} ${path} ${status}`).toBeTruthy()
       }
     }
@@ -401,6 +415,28 @@ describe('real responses match the documented schemas', () => {
     await expectDocumented('/healthz', { method: 'GET', url: '/healthz', as: null }, 200)
     await expectDocumented('/readyz', { method: 'GET', url: '/readyz', as: null }, 200)
     await expectDocumented('/healthz', { method: 'GET', url: '/healthz?verbose=1', as: null }, 400)
+  })
+
+  it('the OAuth2 token endpoint: a token, and its RFC 6749 errors in the envelope', async () => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded' }
+    const basic = `Basic ${Buffer.from(`${t.owner.accessKey}:${t.owner.secret}`).toString('base64')}`
+    const request = (body: string, authorization = basic): RequestOptions => ({
+      method: 'POST',
+      url: '/iam/v2beta/oauth2/token',
+      body,
+      headers: { ...form, authorization },
+      as: null,
+    })
+    const token = await expectDocumented('/iam/v2beta/oauth2/token', request('grant_type=client_credentials'), 200)
+    expect(token).toMatchObject({ token_type: 'Bearer', expires_in: 300 })
+    await expectDocumented('/iam/v2/oauth2/token', { ...request('grant_type=client_credentials'), url: '/iam/v2/oauth2/token' }, 200)
+    expect(await expectDocumented('/iam/v2beta/oauth2/token', request('grant_type=password'), 400)).toMatchObject({ error: 'unsupported_grant_type' })
+    expect(await expectDocumented('/iam/v2beta/oauth2/token', request('grant_type=client_credentials', 'Basic eDp5'), 401)).toMatchObject({ error: 'invalid_client' })
+    await expectDocumented(
+      '/payments/v2/counterparties',
+      { method: 'GET', url: '/payments/v2/counterparties', headers: { authorization: `Bearer ${String(token.access_token)}` }, as: null },
+      200,
+    )
   })
 
   it('the idempotency test endpoint, first answer and replay', async () => {

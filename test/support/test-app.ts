@@ -37,13 +37,14 @@ export async function startTestApp(
   overrides: Partial<AppOptions['config']> & Omit<Partial<AppOptions>, 'config' | 'database'> = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase()
-  const { idempotencyLeaseMilliseconds, authCacheMilliseconds, webhooks, paymentWorkerIntervalMilliseconds = 100, ...config } = overrides
+  const { idempotencyLeaseMilliseconds, authCacheMilliseconds, accessTokenLifetimeSeconds, webhooks, paymentWorkerIntervalMilliseconds = 100, ...config } = overrides
   const app = await buildApp({
     // Connection directories are made under the system's temporary folder in tests.
     config: { rateLimitPerMinute: 100_000, maintenance: false, logLevel: 'silent', bankFilesDir: tmpdir(), ...config },
     database: db.database,
     idempotencyLeaseMilliseconds,
     authCacheMilliseconds,
+    accessTokenLifetimeSeconds,
     webhooks,
     paymentWorkerIntervalMilliseconds,
   })

@@ -97,3 +97,11 @@ export interface SignInFailuresTable {
   last_failure_at: string
   locked_until: string | null
 }
+
+/** A bearer token issued to an access key (OAuth2 client credentials): only its SHA-256 digest is kept. */
+export interface OAuth2AccessTokensTable {
+  token_digest: string
+  access_key_id: string
+  created: string
+  expires_at: string
+}

@@ -19,8 +19,8 @@ const UserParams = Type.Object({ id: ResourceId })
 const COOKIE_RULES =
   'The session travels in the `kassa_session` cookie (HttpOnly, SameSite=Strict, Path=/, Secure unless the server is reached ' +
   'over plain http on a loopback address). Every POST, PATCH, PUT and DELETE made with it also needs the X-CSRF-Token header ' +
-  "(the session's csrfToken) and an Origin header naming this server; a request with Basic credentials is authenticated by " +
-  'them alone, whatever cookie it carries.'
+  "(the session's csrfToken) and an Origin header naming this server; a request with Basic credentials or a bearer token is " +
+  'authenticated by them alone, whatever cookie it carries.'
 
 export function signInContext(request: FastifyRequest): SignInContext {
   return { address: request.ip, userAgent: request.headers['user-agent'], log: request.log }

@@ -19,10 +19,12 @@ export interface SignInSubject {
 }
 
 export function signInSubjects(email: string, address: string): SignInSubject[] {
-  return [
-    { kind: 'account', key: `account:${email}` },
-    { kind: 'address', key: `address:${address}` },
-  ]
+  return [{ kind: 'account', key: `account:${email}` }, addressSubject(address)]
+}
+
+/** An address alone: the OAuth2 token endpoint's failures count here too, as one more way to guess credentials. */
+export function addressSubject(address: string): SignInSubject {
+  return { kind: 'address', key: `address:${address}` }
 }
 
 const THRESHOLD = { account: ACCOUNT_FAILURES_BEFORE_LOCKOUT, address: ADDRESS_FAILURES_BEFORE_LOCKOUT }

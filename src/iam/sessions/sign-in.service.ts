@@ -30,13 +30,19 @@ const WRONG_CREDENTIALS = 'Wrong email or password'
 
 /**
  * Refuses at once, without checking the password, while the account or the address is locked.
+ * @param failures what failed, for the message.
  * @throws ApiError rate_limited (429, with Retry-After).
  */
-export async function assertNotLockedOut(database: Database, subjects: readonly SignInSubject[], now: Date): Promise<void> {
+export async function assertNotLockedOut(
+  database: Database,
+  subjects: readonly SignInSubject[],
+  now: Date,
+  failures = 'sign-ins for this email or from this address',
+): Promise<void> {
   const until = await signInLockout.lockedUntil(database.db, subjects, now)
   if (until === undefined) return
   const seconds = Math.max(1, Math.ceil((Date.parse(until) - now.getTime()) / 1000))
-  throw new ApiError('rate_limited', `Too many failed sign-ins for this email or from this address; try again in ${seconds} seconds`, undefined, {
+  throw new ApiError('rate_limited', `Too many failed ${failures}; try again in ${seconds} seconds`, undefined, {
     'Retry-After': String(seconds),
   })
 }
