@@ -2,7 +2,7 @@ import { resolve } from 'node:path'
 import { DEFAULT_BANK_FILES_DIR, type Config } from './config/config.js'
 import { bankFileRoutes, connectionRoutes, inboundFileRoutes } from './connectivity/index.js'
 import type { Database } from './db/database.js'
-import { accountRoutes, balanceRoutes, sandboxRoutes, statementExportRoutes, statementRoutes, transactionRoutes } from './financial-data/index.js'
+import { accountRoutes, balanceRoutes, entityRoutes, sandboxRoutes, statementExportRoutes, statementRoutes, transactionRoutes } from './financial-data/index.js'
 import type { ApiApp } from './http/api-app.js'
 import { registerApiGuard, registerPublicGuard } from './http/api-guard.js'
 import { registerDashboard } from './http/dashboard.js'
@@ -97,6 +97,7 @@ export async function buildApp(options: AppOptions): Promise<ApiApp> {
     })
     registerIdempotency(api, options.database, { leaseMilliseconds: options.idempotencyLeaseMilliseconds ?? 120_000 })
     idempotencyTestRoutes(api)
+    entityRoutes(api)
     accountRoutes(api)
     transactionRoutes(api)
     balanceRoutes(api)

@@ -1,5 +1,5 @@
 /** The connectivity domain (issue 12: real bank rails): what other domains and the composition root may import. */
-export { connectionRoutes, lockFilesConnection } from './connections/index.js'
+export { connectionRoutes, lockFilesConnection, openSandboxConnection } from './connections/index.js'
 export { bankConnectorFor } from './bank-connectors.js'
 export { bankFileRoutes } from './files/index.js'
 export { inboundFileRoutes, readInboxes } from './files-in/index.js'

@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration } from 'kysely'
+import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely'
 import * as foundation from './migrations/0001-foundation.js'
 import * as financialData from './migrations/0002-financial-data.js'
 import * as sandboxBank from './migrations/0003-sandbox-bank.js'
@@ -15,6 +15,7 @@ import * as bankFiles from './migrations/0013-bank-files.js'
 import * as inboundFiles from './migrations/0014-inbound-files.js'
 import * as simulatedBank from './migrations/0015-simulated-bank.js'
 import * as oauth2AccessTokens from './migrations/0017-oauth2-access-tokens.js'
+import * as entities from './migrations/0018-entities.js'
 
 /** Migrations are listed here in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -34,11 +35,19 @@ const migrations: Record<string, Migration> = {
   '0014-inbound-files': inboundFiles,
   '0015-simulated-bank': simulatedBank,
   '0017-oauth2-access-tokens': oauth2AccessTokens,
+  '0018-entities': entities,
 }
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } })
-  const { error, results } = await migrator.migrateToLatest()
+  return applied(await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateToLatest())
+}
+
+/** Migrates up to `name` and no further: how a test makes a database as an older version left it. */
+export async function migrateTo(db: Kysely<unknown>, name: string): Promise<string[]> {
+  return applied(await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateTo(name))
+}
+
+function applied({ error, results }: MigrationResultSet): string[] {
   if (error) throw error instanceof Error ? error : new Error(String(error))
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
 }

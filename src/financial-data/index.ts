@@ -1,4 +1,5 @@
 export { accountRoutes } from './accounts/index.js'
+export { createFirstEntity, entityRoutes, lockEntity } from './entities/index.js'
 export { balanceRoutes } from './balances/balance.routes.js'
 export { statementRoutes } from './statements/index.js'
 export { statementExportRoutes } from './statement-export/index.js'

@@ -10,6 +10,12 @@ import { OPERATION_ID_PATTERN, openApiPath, operationIdOf } from './operation-id
  */
 export const TAGS = [
   {
+    name: 'Entities',
+    description:
+      "The organization's legal entities, possibly a group of them under parents: every own account belongs to one, " +
+      'and counterparties may be scoped to some. An organization starts with one, named as the organization.',
+  },
+  {
     name: 'Accounts',
     description:
       "The organization's own bank accounts: those of the sandbox bank, which a sandbox organization starts with, and " +

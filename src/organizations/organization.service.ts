@@ -1,5 +1,6 @@
 import type { Database } from '../db/database.js'
-import { openSandboxAccounts, seedSandboxBank } from '../financial-data/index.js'
+import { openSandboxConnection } from '../connectivity/index.js'
+import { createFirstEntity, openSandboxAccounts, seedSandboxBank } from '../financial-data/index.js'
 import { createBuiltinRoles, createProgrammaticAccess, hashPassword, insertPerson, newOneTimePassword, type Credentials } from '../iam/index.js'
 import { nowIso } from '../shared/clock.js'
 import { newId } from '../shared/ids.js'
@@ -23,8 +24,9 @@ export interface SandboxOrganization extends Credentials {
 
 /**
  * A new sandbox organization: its built-in roles, an Owner access key (and, asked for, an Owner who signs
- * in), its accounts at the sandbox bank and their seeded history — all in one transaction. The returned
- * secret and one-time password are shown once and stored only hashed.
+ * in), its one entity (named as the organization), the sandbox bank's own connection, its accounts at the
+ * sandbox bank (belonging to that entity, held through that connection) and their seeded history — all in one
+ * transaction. The returned secret and one-time password are shown once and stored only hashed.
  */
 export async function createSandboxOrganization(database: Database, name: string, options: SandboxOrganizationOptions = {}): Promise<SandboxOrganization> {
   const oneTimePassword = options.ownerSignIn ? newOneTimePassword() : undefined
@@ -38,7 +40,9 @@ export async function createSandboxOrganization(database: Database, name: string
     if (hash !== undefined) {
       await insertPerson(trx, { organizationId, name: 'Sandbox Owner', email: SANDBOX_OWNER_EMAIL, roleName: 'owner' }, { hash, changeRequired: true })
     }
-    const accounts = await openSandboxAccounts(trx, organizationId)
+    const entityId = await createFirstEntity(trx, organizationId, name)
+    const connectionId = await openSandboxConnection(trx, organizationId, name)
+    const accounts = await openSandboxAccounts(trx, organizationId, { entityId, connectionId })
     await seedSandboxBank(trx, organizationId, accounts, options.today ?? nowIso().slice(0, 10))
     return oneTimePassword === undefined ? credentials : { ...credentials, signIn: { email: SANDBOX_OWNER_EMAIL, oneTimePassword } }
   })

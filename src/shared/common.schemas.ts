@@ -63,6 +63,13 @@ export const AccountIdentifier = Type.Object({
 })
 export type AccountIdentifier = Static<typeof AccountIdentifier>
 
+/** reference §2.1: how the bank is reached — its BIC, or a national clearing code (DE_BLZ, GB_DSC, US_ABA…). */
+export const RoutingIdentifier = Type.Object({
+  type: Type.String({ description: 'BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA' }),
+  number: Type.String(),
+})
+export type RoutingIdentifier = Static<typeof RoutingIdentifier>
+
 export const Address = Type.Object(
   {
     country: Type.Optional(MarketCode),

@@ -1,8 +1,19 @@
-import { v7 as uuidv7 } from 'uuid'
+import { v5 as uuidv5, v7 as uuidv7 } from 'uuid'
 
 /** Time-ordered UUIDs (RFC 9562 v7): new rows append to the end of every id index, and id order is creation order. */
 export function newId(): string {
   return uuidv7()
+}
+
+/** The namespace of Kassa's name-based ids (RFC 9562 v5): a fixed UUID, chosen once, never to change. */
+const KASSA_NAMESPACE = '6f1d3c52-9b0e-4c7a-8e55-2f4a1b7d9c30'
+
+/**
+ * A name-based UUID (RFC 9562 v5, SHA-1) of `parts`: the same parts always give the same id, on every server — for
+ * ids that name a relationship rather than a stored row (an account's affiliationId).
+ */
+export function derivedId(...parts: string[]): string {
+  return uuidv5(parts.join('\n'), KASSA_NAMESPACE)
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i

@@ -7,6 +7,7 @@ import { CONNECTIONS, createConnection } from './connection-helpers.js'
 /**
  * Issue 12: an own account registered with `connectionId` names its bank connection (the reference's
  * `thirdPartyId`): a FILES connection of the same organization; such a connection cannot be deleted.
+ * Issue 13: every account has a thirdPartyId (test/financial-data/entities.accounts.test.ts).
  */
 let t: TestApp
 beforeAll(async () => {
@@ -41,13 +42,15 @@ describe('accounts on a bank connection', () => {
     expect(listed.items.find((account) => account.id === created.json().id)?.thirdPartyId).toBe(connection.id)
   })
 
-  it('shows no thirdPartyId on an account registered without a connection, nor on the sandbox accounts', async () => {
+  it("names no connection as thirdPartyId of an account registered without one; the sandbox accounts name the sandbox bank's", async () => {
     const org = await t.newOrganization('Unconnected GmbH')
     const created = await t.request({ method: 'POST', url: ACCOUNTS, body: accountBody(), as: org })
     expect(created.statusCode, created.body).toBe(201)
-    expect(created.json()).not.toHaveProperty('thirdPartyId')
-    const listed = (await t.request({ method: 'GET', url: ACCOUNTS, as: org })).json<{ items: object[] }>()
-    expect(listed.items.every((account) => !('thirdPartyId' in account))).toBe(true)
+    const connections = (await t.request({ method: 'GET', url: CONNECTIONS, as: org })).json<{ items: { id: string; type: string }[] }>().items
+    expect(connections.map((connection) => connection.type)).toEqual(['SANDBOX'])
+    expect(connections.map((connection) => connection.id)).not.toContain(created.json().thirdPartyId)
+    const listed = (await t.request({ method: 'GET', url: ACCOUNTS, as: org })).json<{ items: { id: string; fictive: boolean; thirdPartyId: string }[] }>()
+    for (const account of listed.items.filter((item) => item.fictive)) expect(account.thirdPartyId).toBe(connections[0]!.id)
   })
 
   it('refuses a SANDBOX connection (400 naming connectionId), an unknown one, another organization’s and a deleted one (404), and an account without an IBAN (400)', async () => {

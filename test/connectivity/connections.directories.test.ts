@@ -48,7 +48,7 @@ describe('directories', () => {
       expect(body.message).toBe(`The ${field} ${Object.values(directories)[0]} cannot be used: ${problem}`)
       expect(body.details).toEqual([{ code: 'directory_unusable', field, error: problem }])
     }
-    expect(await listAll(t, CONNECTIONS, org)).toEqual([])
+    expect(await listAll(t, `${CONNECTIONS}?type=FILES`, org)).toEqual([])
   })
 
   it('keeps every directory inside the bank files directory: 400 for a path outside, 422 for a symbolic link out', async () => {
@@ -70,11 +70,11 @@ describe('directories', () => {
       expect(expectError(escaped, 422, 'directory_unusable').message).toBe(
         `The outboxDir ${linked} cannot be used: a symbolic link leads it out of the server's bank files directory (KASSA_BANK_FILES_DIR)`,
       )
-      expect(await listAll(elsewhere, CONNECTIONS, owner)).toEqual([])
+      expect(await listAll(elsewhere, `${CONNECTIONS}?type=FILES`, owner)).toEqual([])
     } finally {
       await elsewhere.close()
     }
-    expect(await listAll(t, CONNECTIONS, org)).toEqual([])
+    expect(await listAll(t, `${CONNECTIONS}?type=FILES`, org)).toEqual([])
   })
 
   it('refuses a directory another connection uses, or one inside or around it, also across organizations: 409', async () => {
@@ -87,7 +87,7 @@ describe('directories', () => {
       expect(body.message).toMatch(/is, holds or lies inside a directory another connection uses/)
       expect(body.message).not.toContain(first.id)
     }
-    expect(await listAll(t, CONNECTIONS, stranger)).toEqual([])
+    expect(await listAll(t, `${CONNECTIONS}?type=FILES`, stranger)).toEqual([])
   })
 
   it('frees a deleted connection’s directories for a new one', async () => {

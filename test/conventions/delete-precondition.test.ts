@@ -105,6 +105,19 @@ const CASES: Case[] = [
     },
     change: (n) => [{ op: 'replace', path: '/name', value: `Renamed connection ${n}` }],
   },
+  {
+    resource: 'entities',
+    create: () => created('/financial-data/v2/entities', { legalName: unique('Deletable entity') }, (json) => `/financial-data/v2/entities/${json.id}`),
+    change: (n) => [{ op: 'replace', path: '/legalName', value: `Renamed entity ${n}` }],
+  },
+  {
+    resource: 'entities by external:{externalId}',
+    create: () => {
+      const externalId = unique('deletable-entity')
+      return created('/financial-data/v2/entities', { legalName: 'Deletable entity', externalId }, () => `/financial-data/v2/entities/external:${externalId}`)
+    },
+    change: (n) => [{ op: 'replace', path: '/legalName', value: `Renamed entity ${n}` }],
+  },
 ]
 
 function remove(url: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
@@ -169,6 +182,7 @@ describe('the OpenAPI document', () => {
   /** Access keys and webhook signing keys have no version; webhooks (reference §5.1, v1) have no etag and take no If-Match on PUT either. */
   const WITH_ETAG = [
     '/connectivity/v2/connections/{id}',
+    '/financial-data/v2/entities/{id}',
     '/iam/v2/approval-chains/{id}',
     '/iam/v2/roles/{id}',
     '/iam/v2/users/{id}',

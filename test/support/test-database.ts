@@ -28,8 +28,11 @@ async function adminQuery(sql: string): Promise<void> {
   }
 }
 
-/** A fresh, migrated database of the backend under test: a real SQLite file, or a new PostgreSQL database. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh database of the backend under test: a real SQLite file, or a new PostgreSQL database; migrated to the
+ * latest version unless `migrate` is false (a test of a migration then migrates it as far as it needs).
+ */
+export async function createTestDatabase({ migrate = true }: { migrate?: boolean } = {}): Promise<TestDatabase> {
   let url: string
   let cleanup: () => Promise<void>
   if (testBackend() === 'postgres') {
@@ -45,7 +48,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     cleanup = async () => rmSync(directory, { recursive: true, force: true })
   }
   const database = openDatabase(url)
-  await database.migrate()
+  if (migrate) await database.migrate()
   return {
     url,
     database,

@@ -1,5 +1,24 @@
 /** Own accounts, their transactions and balances, and the sandbox bank (financial-data/). Column conventions: see ../schema.ts. */
 
+/**
+ * A legal entity of the organization (reference §2.10). `parent_id` names another entity of the organization, never
+ * making a cycle; `national_identifier` and `address` are JSON documents or null.
+ */
+export interface EntitiesTable {
+  id: string
+  organization_id: string
+  external_id: string | null
+  legal_name: string
+  parent_id: string | null
+  national_identifier: string | null
+  address: string | null
+  metadata: string
+  version: number
+  created: string
+  updated: string
+  deleted_at: string | null
+}
+
 export interface AccountsTable {
   id: string
   organization_id: string
@@ -12,8 +31,13 @@ export interface AccountsTable {
   bic: string | null
   identifiers: string
   fictive: number
-  /** The bank connection serving the account (its thirdPartyId), or null. */
+  /**
+   * The bank connection serving the account (its thirdPartyId): a FILES connection, or the sandbox bank's own
+   * SANDBOX connection for its accounts; null for an account registered without one (statements only).
+   */
   connection_id: string | null
+  /** The entity the account belongs to; every account has one (0018 gave the older ones their organization's). */
+  entity_id: string
   metadata: string
   version: number
   created: string

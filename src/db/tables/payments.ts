@@ -11,6 +11,8 @@ export interface CounterpartiesTable {
   phone: string | null
   address: string | null
   national_identifier: string | null
+  /** JSON array of the ids of the entities the counterparty is scoped to; [] for the whole organization. */
+  entity_ids: string
   metadata: string
   version: number
   created: string

@@ -7,14 +7,19 @@ import type { ResourceRef } from '../../http/resource-ref.js'
 import type { AccountIdentifier } from '../../shared/common.schemas.js'
 import { accountNumberKey } from './account-numbers.js'
 import type { Account } from './account.schemas.js'
+import { affiliationIdOf, routingOf, thirdPartyIdOf } from './third-parties.js'
 
 /** What matching an account number needs of the account. */
 export type NumberedAccount = Pick<AccountsTable, 'id' | 'organization_id' | 'currency'>
 
 export function toAccount(row: AccountsTable): Account {
+  const thirdPartyId = thirdPartyIdOf(row)
   return {
     id: row.id,
     organizationId: row.organization_id,
+    entityId: row.entity_id,
+    thirdPartyId,
+    affiliationId: affiliationIdOf(row.entity_id, thirdPartyId),
     ...(row.external_id !== null ? { externalId: row.external_id } : {}),
     name: row.name,
     ...(row.alias !== null ? { alias: row.alias } : {}),
@@ -22,8 +27,8 @@ export function toAccount(row: AccountsTable): Account {
     currency: row.currency,
     bank: { name: row.bank_name, ...(row.bic !== null ? { bic: row.bic } : {}) },
     identifiers: JSON.parse(row.identifiers) as AccountIdentifier[],
+    routing: routingOf(row),
     fictive: row.fictive === 1,
-    ...(row.connection_id !== null ? { thirdPartyId: row.connection_id } : {}),
     metadata: JSON.parse(row.metadata) as Record<string, string>,
     version: row.version,
     etag: etagOf(row.version),
@@ -49,8 +54,8 @@ export const accountRepo = {
     return byNumber
   },
 
-  /** Writes alias and metadata if the account is still at `expectedVersion`; false when someone else wrote first. */
-  async update(trx: Executor, id: string, expectedVersion: number, changes: Pick<AccountsTable, 'alias' | 'metadata' | 'updated'>): Promise<boolean> {
+  /** Writes alias, entity and metadata if the account is still at `expectedVersion`; false when someone else wrote first. */
+  async update(trx: Executor, id: string, expectedVersion: number, changes: Pick<AccountsTable, 'alias' | 'entity_id' | 'metadata' | 'updated'>): Promise<boolean> {
     const result = await trx
       .updateTable('accounts')
       .set({ ...changes, version: expectedVersion + 1 })
@@ -63,6 +68,17 @@ export const accountRepo = {
   /** The bank connection the account names (its thirdPartyId); null when none, undefined when there is no such account. */
   async connectionIdOf(db: Executor, accountId: string): Promise<string | null | undefined> {
     return (await db.selectFrom('accounts').select('connection_id').where('id', '=', accountId).executeTakeFirst())?.connection_id
+  },
+
+  /** The type of the bank connection the account names: FILES, or SANDBOX for the sandbox bank's own accounts; undefined when none. */
+  async connectionTypeOf(db: Executor, accountId: string): Promise<'FILES' | 'SANDBOX' | undefined> {
+    const row = await db
+      .selectFrom('accounts')
+      .innerJoin('bank_connections', 'bank_connections.id', 'accounts.connection_id')
+      .select('bank_connections.type')
+      .where('accounts.id', '=', accountId)
+      .executeTakeFirst()
+    return row?.type
   },
 
   /** Whether any account names the connection: such a connection cannot be deleted. */
@@ -80,9 +96,10 @@ export const accountRepo = {
   },
 
   /** Oldest first, the order the bank lists them in; fetches `limit + 1` rows for the pager. */
-  async list(db: Executor, organizationId: string, filters: { currency?: string; identifier?: string }, page: PageRequest): Promise<AccountsTable[]> {
+  async list(db: Executor, organizationId: string, filters: { currency?: string; identifier?: string; entityId?: string }, page: PageRequest): Promise<AccountsTable[]> {
     let query = db.selectFrom('accounts').selectAll().where('organization_id', '=', organizationId)
     if (filters.currency) query = query.where('currency', '=', filters.currency)
+    if (filters.entityId) query = query.where('entity_id', '=', filters.entityId)
     // Identifiers are stored unspaced; the quotes make it the whole number, not a fragment of one.
     if (filters.identifier) query = query.where(containsText('identifiers', `"${filters.identifier}"`))
     if (page.after) query = query.where(keysetAfter(['id'], 'asc', page.after))

@@ -22,8 +22,8 @@ export function accountRoutes(app: ApiApp): void {
         tags,
         summary: "List the organization's own bank accounts",
         description:
-          'Oldest first. Filters: currency, and identifier — an account number such as an IBAN, matched with spaces and ' +
-          'case ignored (spec: Typical flow 2, finding the source account of a payment).',
+          'Oldest first. Filters: currency; identifier — an account number such as an IBAN, matched with spaces and ' +
+          'case ignored (spec: Typical flow 2, finding the source account of a payment); entityId, the accounts of one entity.',
         querystring: AccountListQuery,
         response: { 200: ListEnvelope(Account), ...errorResponses(400, 403) },
       },
@@ -41,7 +41,8 @@ export function accountRoutes(app: ApiApp): void {
         description:
           'Its transactions and balances then come from statements imported at /financial-data/v2/statements, matched by ' +
           'IBAN: 409 conflict when an account of the organization already has the IBAN, 409 external_id_taken when ' +
-          'the externalId is.',
+          "the externalId is. It belongs to the entity entityId names (400 unless a live entity of the organization), by " +
+          "default to the organization's default entity: its oldest live entity without a parent.",
         body: CreateAccount,
         response: { 201: Account, ...errorResponses(400, 403, 409, 413, 415, 422, 425) },
       },
@@ -70,8 +71,10 @@ export function accountRoutes(app: ApiApp): void {
       config: { permission: 'accounts:update' },
       schema: {
         tags,
-        summary: "Update an account's alias and metadata with a JSON Patch",
-        description: `Allowed operations: ${describeRules(ACCOUNT_PATCH_RULES)}. Requires If-Match.`,
+        summary: "Update an account's alias, metadata and entity with a JSON Patch",
+        description:
+          `Allowed operations: ${describeRules(ACCOUNT_PATCH_RULES)}. A new entityId must name a live entity of the ` +
+          'organization (400 otherwise); the affiliationId follows it. Requires If-Match.',
         params: IdParams,
         headers: IfMatchHeaders,
         body: AccountPatchBody,

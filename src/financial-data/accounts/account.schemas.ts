@@ -8,6 +8,7 @@ import {
   MarketCode,
   Metadata,
   ResourceId,
+  RoutingIdentifier,
   Timestamp,
   Version,
 } from '../../shared/common.schemas.js'
@@ -18,6 +19,21 @@ import { JsonPatchBody, type PatchRule } from '../../http/json-patch.js'
 export const Account = Type.Object({
   id: ResourceId,
   organizationId: ResourceId,
+  entityId: Type.String({ format: 'uuid', description: 'The entity (/financial-data/v2/entities) the account belongs to' }),
+  thirdPartyId: Type.String({
+    format: 'uuid',
+    description:
+      'The bank connection (/connectivity/v2/connections) the account is held through: the FILES connection it was ' +
+      "registered with, or the sandbox bank's own SANDBOX connection. An account registered without a connection " +
+      "(statements only) names its bank instead: an id derived from the organization and the bank's BIC (else its " +
+      'name), shared by such accounts at that bank, that is no connection',
+  }),
+  affiliationId: Type.String({
+    format: 'uuid',
+    description:
+      "The relationship of the account's entity with its third party: an id derived from entityId and thirdPartyId " +
+      '(UUID v5), the same for every account of the entity at that third party',
+  }),
   externalId: Type.Optional(ExternalId),
   name: Type.String({ description: 'Name given by the bank' }),
   alias: Type.Optional(Type.String()),
@@ -28,8 +44,8 @@ export const Account = Type.Object({
     bic: Type.Optional(Type.String()),
   }),
   identifiers: Type.Array(AccountIdentifier),
+  routing: Type.Array(RoutingIdentifier, { description: "How the bank is reached: its BIC (type BIC) when known, else empty" }),
   fictive: Type.Boolean({ description: 'True for accounts at the sandbox bank' }),
-  thirdPartyId: Type.Optional(Type.String({ format: 'uuid', description: 'The bank connection (/connectivity/v2/connections) through which Kassa pays from the account' })),
   metadata: Metadata,
   version: Version,
   etag: Etag,
@@ -42,6 +58,7 @@ export const AccountListQuery = Type.Object({
   ...ListQueryProperties,
   currency: Type.Optional(CurrencyCode),
   identifier: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'An account number (IBAN or other), spaces and case ignored' })),
+  entityId: Type.Optional(Type.String({ format: 'uuid', description: 'Only the accounts of this entity' })),
 })
 export type AccountListQuery = Static<typeof AccountListQuery>
 
@@ -58,6 +75,14 @@ export const CreateAccount = Type.Object(
     ),
     identifiers: Type.Array(AccountIdentifierInput, { minItems: 1, maxItems: 10 }),
     connectionId: Type.Optional(Type.String({ format: 'uuid', description: 'A FILES connection of the organization: payments from the account go out in its files. Shown as thirdPartyId' })),
+    entityId: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description:
+          "The entity the account belongs to, a live one of the organization. Default: the organization's default " +
+          'entity, its oldest live entity without a parent (the one it started with, unless that was deleted)',
+      }),
+    ),
     externalId: Type.Optional(ExternalId),
     metadata: Type.Optional(Metadata),
   },
@@ -79,13 +104,14 @@ export const CreateAccount = Type.Object(
 )
 export type CreateAccount = Static<typeof CreateAccount>
 
-/** The fields PATCH may touch (reference §2.2: alias and metadata). */
+/** The fields PATCH may touch (reference §2.2: alias, metadata, and the entity it belongs to). */
 export const AccountEditable = Type.Object(
-  { alias: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })), metadata: Metadata },
+  { alias: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })), entityId: Type.String({ format: 'uuid' }), metadata: Metadata },
   { additionalProperties: false },
 )
 
 export const ACCOUNT_PATCH_RULES: readonly PatchRule[] = [
+  { op: 'replace', path: '/entityId' },
   { op: 'add', path: '/alias' },
   { op: 'replace', path: '/alias' },
   { op: 'remove', path: '/alias' },

@@ -15,6 +15,7 @@ import { newId } from '../../shared/ids.js'
 import { requireLive } from '../../shared/lookup.js'
 import { isCurrency } from '../../shared/money.js'
 import { accountNumberKey } from './account-numbers.js'
+import { lockDefaultEntity, lockEntity } from '../entities/index.js'
 import { openAtSandboxBank } from '../sandbox/sandbox-accounts.js'
 import { accountRepo, toAccount } from './account.repo.js'
 import { ACCOUNT_PATCH_RULES, AccountEditable, type Account, type AccountListQuery, type CreateAccount } from './account.schemas.js'
@@ -31,7 +32,7 @@ export function createAccountService(database: Database) {
 
     /** Oldest first. @throws ApiError invalid_token (400). */
     async list(actor: Actor, query: AccountListQuery): Promise<ListEnvelopeOf<Account>> {
-      const filters = { currency: query.currency, identifier: query.identifier?.replace(/\s+/g, '').toUpperCase() }
+      const filters = { currency: query.currency, identifier: query.identifier?.replace(/\s+/g, '').toUpperCase(), entityId: query.entityId?.toLowerCase() }
       const page = pageRequest(query, ACCOUNTS, filters, ['text'])
       const rows = await accountRepo.list(database.db, actor.organizationId, filters, page)
       return pageOf(rows, page, (row) => [row.id], toAccount)
@@ -42,7 +43,8 @@ export function createAccountService(database: Database) {
      * @throws ApiError invalid_request (400: currency, IBAN), conflict (409: an account of this
      * organization already has one of its numbers, of whatever type — statements are matched by them,
      * account-numbers.ts), external_id_taken (409), not_found (404: no such connection), invalid_request (400: a
-     * connection not of type FILES, or one without an IBAN among the identifiers).
+     * connection not of type FILES, or one without an IBAN among the identifiers; an entityId naming no live entity of
+     * the organization, or none given when the organization has no default entity).
      */
     async create(ctx: CommandContext, input: CreateAccount): Promise<Account> {
       if (!isCurrency(input.currency)) throw invalidField('currency', `${input.currency} is not an ISO 4217 currency`)
@@ -54,6 +56,9 @@ export function createAccountService(database: Database) {
       try {
         return await ctx.transaction(async (trx) => {
           const connection = input.connectionId ? await lockFilesConnection(trx, ctx.actor.organizationId, input.connectionId, 'connectionId') : undefined
+          const entity = input.entityId
+            ? await lockEntity(trx, ctx.actor.organizationId, input.entityId, 'entityId')
+            : await lockDefaultEntity(trx, ctx.actor.organizationId, 'entityId')
           const taken = await accountRepo.byNumber(trx, ctx.actor.organizationId)
           for (const identifier of identifiers) {
             const [clash] = taken.get(accountNumberKey(identifier.number)) ?? []
@@ -74,6 +79,7 @@ export function createAccountService(database: Database) {
             // Held at the simulated bank when its connection leads there (docs/sandbox-bank.md).
             fictive: connection?.simulated_bank ?? 0,
             connection_id: input.connectionId ?? null,
+            entity_id: entity.id,
             metadata: JSON.stringify(input.metadata ?? {}),
             version: 1,
             created: now,
@@ -91,14 +97,21 @@ export function createAccountService(database: Database) {
       }
     },
 
-    /** Alias and metadata. @throws ApiError not_found (404), precondition_failed (412), invalid_patch (400). */
+    /**
+     * Alias, metadata, and the entity the account belongs to (a live one of the organization).
+     * @throws ApiError not_found (404), precondition_failed (412), invalid_patch (400), invalid_request (400: the
+     * entityId names no live entity of the organization).
+     */
     async update(ctx: CommandContext, ref: ResourceRef, etag: string, operations: JsonPatchOperation[]): Promise<Account> {
       return ctx.transaction(async (trx) => {
         const current = toAccount(requireLive(await accountRepo.find(trx, ctx.actor.organizationId, ref), 'account', ref))
         assertEtag(etag, current.etag)
-        const patched = applyPatch({ alias: current.alias, metadata: current.metadata }, operations)
+        const patched = applyPatch({ alias: current.alias, entityId: current.entityId, metadata: current.metadata }, operations)
+        const entityId =
+          patched.entityId.toLowerCase() === current.entityId ? current.entityId : (await lockEntity(trx, ctx.actor.organizationId, patched.entityId, 'entityId')).id
         const updated = nowIso()
-        if (!(await accountRepo.update(trx, current.id, current.version, { alias: patched.alias ?? null, metadata: JSON.stringify(patched.metadata), updated }))) {
+        const changes = { alias: patched.alias ?? null, entity_id: entityId, metadata: JSON.stringify(patched.metadata), updated }
+        if (!(await accountRepo.update(trx, current.id, current.version, changes))) {
           throw new ApiError('precondition_failed', 'The account changed while this update ran; fetch it again')
         }
         const account = toAccount(requireLive(await accountRepo.find(trx, ctx.actor.organizationId, { id: current.id }), 'account', ref))

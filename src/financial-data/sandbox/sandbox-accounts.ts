@@ -12,6 +12,8 @@ import { sandboxRepo } from './sandbox.repo.js'
 
 /** The simulated bank every sandbox organization banks with (fictive BICs, as the reference's Testbank). */
 export const SANDBOX_BANK_NAME = 'Kassa Testbank'
+/** The BIC of its German head office, which holds the EUR accounts; its Swedish branch is KASASESSXXX. */
+export const SANDBOX_BANK_BIC = 'KASADEFFXXX'
 
 /** What an account is for: the seeded history differs by role. */
 export type SandboxAccountRole = 'operating' | 'payroll' | 'nordic'
@@ -27,8 +29,8 @@ interface SandboxAccountPlan {
 }
 
 const PLANS: SandboxAccountPlan[] = [
-  { role: 'operating', name: 'Operating account', currency: 'EUR', market: 'DE', bic: 'KASADEFFXXX', bban: (d) => `50010517${d.slice(0, 10)}` },
-  { role: 'payroll', name: 'Payroll account', currency: 'EUR', market: 'DE', bic: 'KASADEFFXXX', bban: (d) => `50010517${d.slice(10, 20)}` },
+  { role: 'operating', name: 'Operating account', currency: 'EUR', market: 'DE', bic: SANDBOX_BANK_BIC, bban: (d) => `50010517${d.slice(0, 10)}` },
+  { role: 'payroll', name: 'Payroll account', currency: 'EUR', market: 'DE', bic: SANDBOX_BANK_BIC, bban: (d) => `50010517${d.slice(10, 20)}` },
   { role: 'nordic', name: 'Nordic account', currency: 'SEK', market: 'SE', bic: 'KASASESSXXX', bban: (d) => `500${d.slice(20, 37)}` },
 ]
 
@@ -44,8 +46,15 @@ export interface OpenedSandboxAccount {
   row: AccountsTable
 }
 
+/** Whom the sandbox bank's accounts are opened for: the entity they belong to, and the bank's connection they are held through. */
+export interface SandboxAccountOwner {
+  entityId: string
+  /** The organization's SANDBOX connection: the accounts' thirdPartyId. */
+  connectionId: string
+}
+
 /** Opens the sandbox bank's accounts for a new sandbox organization: two EUR accounts and one SEK account. */
-export async function openSandboxAccounts(trx: Executor, organizationId: string): Promise<OpenedSandboxAccount[]> {
+export async function openSandboxAccounts(trx: Executor, organizationId: string, owner: SandboxAccountOwner): Promise<OpenedSandboxAccount[]> {
   const digits = digitsFor(organizationId)
   const now = nowIso()
   const opened: OpenedSandboxAccount[] = []
@@ -64,7 +73,8 @@ export async function openSandboxAccounts(trx: Executor, organizationId: string)
       bic: plan.bic,
       identifiers: JSON.stringify([{ market: plan.market, type: 'IBAN', number: iban }]),
       fictive: 1,
-      connection_id: null,
+      connection_id: owner.connectionId,
+      entity_id: owner.entityId,
       metadata: '{}',
       version: 1,
       created: now,

@@ -6,7 +6,7 @@ import { keysetAfter, type PageRequest } from '../../http/pagination.js'
 import { etagOf } from '../../http/preconditions.js'
 import type { ResourceRef } from '../../http/resource-ref.js'
 import type { Address, NationalIdentifier } from '../../shared/common.schemas.js'
-import { accountNumbersText, toExternalAccount } from '../external-accounts/index.js'
+import { accountNumbersText, entityScope, toExternalAccount } from '../external-accounts/index.js'
 import { MIN_QUERY_LENGTH, type Counterparty } from './counterparty.schemas.js'
 
 export function toCounterparty(row: CounterpartiesTable, accounts: ExternalAccountsTable[]): Counterparty {
@@ -23,7 +23,8 @@ export function toCounterparty(row: CounterpartiesTable, accounts: ExternalAccou
     ...(row.national_identifier !== null
       ? { nationalIdentifier: JSON.parse(row.national_identifier) as NationalIdentifier }
       : {}),
-    accounts: accounts.map(toExternalAccount),
+    ...entityScope(row.entity_ids),
+    accounts: accounts.map((account) => toExternalAccount(account, row.entity_ids)),
     metadata: JSON.parse(row.metadata) as Record<string, string>,
     version: row.version,
     etag: etagOf(row.version),
@@ -45,7 +46,7 @@ function counterpartiesWithNumber(db: Executor, organizationId: string, number: 
 
 export type CounterpartyChanges = Pick<
   CounterpartiesTable,
-  'legal_name' | 'alias' | 'party_type' | 'email' | 'phone' | 'address' | 'national_identifier' | 'metadata' | 'version' | 'updated'
+  'legal_name' | 'alias' | 'party_type' | 'email' | 'phone' | 'address' | 'national_identifier' | 'entity_ids' | 'metadata' | 'version' | 'updated'
 >
 
 const findById = preparedQuery((db, parameter: (name: 'organizationId' | 'id') => string) =>

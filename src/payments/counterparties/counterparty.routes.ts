@@ -30,7 +30,8 @@ export function counterpartyRoutes(app: ApiApp): void {
         description:
           'Up to 25 external accounts, each with its identifiers; IBANs are checked (checksum, country format) and stored ' +
           "in electronic form, without spaces. The answer holds each account's id: the destination.id of a credit " +
-          'transfer (spec: Typical flow 1). 409 external_id_taken when the externalId of the counterparty or of an ' +
+          'transfer (spec: Typical flow 1). entityIds scopes it to entities of the organization (400 unless each is a ' +
+          'live one; none: the whole organization). 409 external_id_taken when the externalId of the counterparty or of an ' +
           'account is already used.',
         body: CreateCounterparty,
         response: { 201: Counterparty, ...errorResponses(400, 403, 409, 413, 415, 422, 425) },

@@ -27,6 +27,7 @@ export const Counterparty = Type.Object({
   phone: Type.Optional(Type.String()),
   address: Type.Optional(Address),
   nationalIdentifier: Type.Optional(NationalIdentifier),
+  entityIds: Type.Optional(Type.Array(ResourceId, { description: 'The entities the counterparty is scoped to; absent: the whole organization' })),
   accounts: Type.Array(ExternalAccount),
   metadata: Metadata,
   version: Version,
@@ -38,6 +39,13 @@ export type Counterparty = Static<typeof Counterparty>
 
 /** reference: 25 external accounts per counterparty. */
 export const MAX_ACCOUNTS_PER_COUNTERPARTY = 25
+
+/** reference §2.5 entityIds: live entities of the organization (/financial-data/v2/entities); empty for the whole organization. */
+const EntityIds = Type.Array(Type.String({ format: 'uuid' }), {
+  uniqueItems: true,
+  maxItems: 100,
+  description: 'The entities of the organization the counterparty is scoped to; empty or absent: the whole organization',
+})
 
 const ContactFields = {
   alias: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
@@ -53,6 +61,7 @@ export const CreateCounterparty = Type.Object(
     legalName: Type.String({ minLength: 1, maxLength: 96 }),
     ...ContactFields,
     accounts: Type.Optional(Type.Array(CreateEmbeddedExternalAccount, { maxItems: MAX_ACCOUNTS_PER_COUNTERPARTY })),
+    entityIds: Type.Optional(EntityIds),
     externalId: Type.Optional(ExternalId),
     metadata: Type.Optional(Metadata),
   },
@@ -97,13 +106,14 @@ export const CounterpartyEditable = Type.Object(
   {
     legalName: Type.String({ minLength: 1, maxLength: 255 }),
     ...ContactFields,
+    entityIds: Type.Optional(EntityIds),
     metadata: Metadata,
   },
   { additionalProperties: false },
 )
 export type CounterpartyEditable = Static<typeof CounterpartyEditable>
 
-const optionalFields = ['alias', 'partyType', 'email', 'phone', 'address', 'nationalIdentifier']
+const optionalFields = ['alias', 'partyType', 'email', 'phone', 'address', 'nationalIdentifier', 'entityIds']
 
 export const COUNTERPARTY_PATCH_RULES: readonly PatchRule[] = [
   { op: 'replace', path: '/legalName' },

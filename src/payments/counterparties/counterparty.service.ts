@@ -15,6 +15,7 @@ import { newId } from '../../shared/ids.js'
 import { requireLive } from '../../shared/lookup.js'
 import { lostRace } from '../../shared/lost-race.js'
 import { EXTERNAL_ACCOUNTS, externalAccountRepo, newExternalAccountRow, toExternalAccount } from '../external-accounts/index.js'
+import { lockScope } from './counterparty-entities.js'
 import { counterpartyRepo, toCounterparty } from './counterparty.repo.js'
 import { findWithAccounts } from './counterparty-with-accounts.js'
 import {
@@ -63,7 +64,8 @@ export function createCounterpartyService(database: Database) {
   return {
     /**
      * Creates a counterparty with its external accounts, and their CREATED events.
-     * @throws ApiError invalid_request (400: bad IBAN, repeated externalId), external_id_taken (409).
+     * @throws ApiError invalid_request (400: bad IBAN, repeated externalId, an entityIds id that is no live entity of
+     * the organization), external_id_taken (409).
      */
     async create(ctx: CommandContext, input: CreateCounterparty): Promise<Counterparty> {
       assertDistinctExternalIds(input)
@@ -84,6 +86,7 @@ export function createCounterpartyService(database: Database) {
             phone: input.phone ?? null,
             address: jsonOrNull(input.address),
             national_identifier: jsonOrNull(input.nationalIdentifier),
+            entity_ids: await lockScope(trx, organizationId, input.entityIds),
             metadata: JSON.stringify(input.metadata ?? {}),
             version: 1,
             created: now,
@@ -128,7 +131,8 @@ export function createCounterpartyService(database: Database) {
 
     /**
      * Applies a JSON Patch if `etag` is current; external accounts change through their own endpoint.
-     * @throws ApiError not_found (404), gone (410), precondition_failed (412), invalid_patch (400).
+     * @throws ApiError not_found (404), gone (410), precondition_failed (412), invalid_patch (400), invalid_request
+     * (400: an entityIds id that is no live entity of the organization).
      */
     async update(ctx: CommandContext, ref: ResourceRef, etag: string, operations: JsonPatchOperation[]): Promise<Counterparty> {
       return ctx.transaction(async (trx) => {
@@ -144,6 +148,7 @@ export function createCounterpartyService(database: Database) {
             phone: fields.phone,
             address: fields.address,
             nationalIdentifier: fields.nationalIdentifier,
+            entityIds: fields.entityIds,
             metadata: fields.metadata,
           },
           operations,
@@ -156,6 +161,7 @@ export function createCounterpartyService(database: Database) {
           phone: patched.phone ?? null,
           address: jsonOrNull(patched.address),
           national_identifier: jsonOrNull(patched.nationalIdentifier),
+          entity_ids: await lockScope(trx, ctx.actor.organizationId, patched.entityIds),
           metadata: JSON.stringify(patched.metadata),
           version: current.version + 1,
           updated: nowIso(),
@@ -192,7 +198,7 @@ export function createCounterpartyService(database: Database) {
         const originator = ctx.actor.userId
         const deletedAccounts = await externalAccountRepo.deleteOfCounterparty(trx, id, now)
         for (const account of deletedAccounts) {
-          await recordEvent(trx, { organizationId, entityType: EXTERNAL_ACCOUNTS, entityId: account.id, type: 'DELETED', name: 'DELETED', originator, entity: toExternalAccount(account) })
+          await recordEvent(trx, { organizationId, entityType: EXTERNAL_ACCOUNTS, entityId: account.id, type: 'DELETED', name: 'DELETED', originator, entity: toExternalAccount(account, row.entity_ids) })
         }
         await recordEvent(trx, { organizationId, entityType: COUNTERPARTIES, entityId: id, type: 'DELETED', name: 'DELETED', originator, entity: toCounterparty(row, []) })
       })

@@ -6,9 +6,14 @@ import type { ResourceRef } from '../../http/resource-ref.js'
 import { etagOf } from '../../http/preconditions.js'
 import { displayNumber } from '../../shared/account-identifiers.js'
 import { ACCOUNT_IDENTIFIER_TYPES, type AccountIdentifier } from '../../shared/common.schemas.js'
+import { entityScope } from './entity-scope.js'
 import type { ExternalAccount } from './external-account.schemas.js'
 
-export function toExternalAccount(row: ExternalAccountsTable): ExternalAccount {
+/** An external account's row with its counterparty's entity_ids, which the account inherits (entity-scope.ts). */
+export type ScopedExternalAccountRow = ExternalAccountsTable & { counterparty_entity_ids: string }
+
+/** @param counterpartyEntityIds the entity_ids of the account's counterparty, as stored. */
+export function toExternalAccount(row: ExternalAccountsTable, counterpartyEntityIds: string): ExternalAccount {
   const identifiers = JSON.parse(row.identifiers) as AccountIdentifier[]
   return {
     id: row.id,
@@ -19,6 +24,7 @@ export function toExternalAccount(row: ExternalAccountsTable): ExternalAccount {
     identifiers,
     ...(row.alias !== null ? { alias: row.alias } : {}),
     name: row.alias ?? (identifiers[0] ? displayNumber(identifiers[0]) : row.id),
+    ...entityScope(counterpartyEntityIds),
     metadata: JSON.parse(row.metadata) as Record<string, string>,
     version: row.version,
     etag: etagOf(row.version),
@@ -44,15 +50,24 @@ export function accountNumbersText(column: string): RawBuilder<string> {
   return NOT_NUMBERS.reduce((text, token) => sql<string>`replace(${text}, ${token}, '')`, sql<string>`${sql.ref(column)}`)
 }
 
+/** External accounts (as `a`) with the entity_ids of their counterparty. */
+function withScope(db: Executor) {
+  return db
+    .selectFrom('external_accounts as a')
+    .innerJoin('counterparties as c', 'c.id', 'a.counterparty_id')
+    .selectAll('a')
+    .select('c.entity_ids as counterparty_entity_ids')
+}
+
 export const externalAccountRepo = {
   async insertMany(trx: Executor, rows: ExternalAccountsTable[]): Promise<void> {
     if (rows.length > 0) await trx.insertInto('external_accounts').values(rows).execute()
   },
 
   /** Including deleted rows, so a deleted account answers 410 rather than 404. */
-  async find(db: Executor, organizationId: string, ref: ResourceRef): Promise<ExternalAccountsTable | undefined> {
-    const query = db.selectFrom('external_accounts').selectAll().where('organization_id', '=', organizationId)
-    return ('id' in ref ? query.where('id', '=', ref.id) : query.where('external_id', '=', ref.externalId)).executeTakeFirst()
+  async find(db: Executor, organizationId: string, ref: ResourceRef): Promise<ScopedExternalAccountRow | undefined> {
+    const query = withScope(db).where('a.organization_id', '=', organizationId)
+    return ('id' in ref ? query.where('a.id', '=', ref.id) : query.where('a.external_id', '=', ref.externalId)).executeTakeFirst()
   },
 
   /**
@@ -99,15 +114,11 @@ export const externalAccountRepo = {
     organizationId: string,
     filters: { counterpartyId?: string },
     page: PageRequest,
-  ): Promise<ExternalAccountsTable[]> {
-    let query = db
-      .selectFrom('external_accounts')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .where('deleted_at', 'is', null)
-    if (filters.counterpartyId) query = query.where('counterparty_id', '=', filters.counterpartyId)
-    if (page.after) query = query.where(keysetAfter(['id'], 'desc', page.after))
-    return query.orderBy('id', 'desc').limit(page.limit + 1).execute()
+  ): Promise<ScopedExternalAccountRow[]> {
+    let query = withScope(db).where('a.organization_id', '=', organizationId).where('a.deleted_at', 'is', null)
+    if (filters.counterpartyId) query = query.where('a.counterparty_id', '=', filters.counterpartyId)
+    if (page.after) query = query.where(keysetAfter(['a.id'], 'desc', page.after))
+    return query.orderBy('a.id', 'desc').limit(page.limit + 1).execute()
   },
 
   /** Writes the new state if the row is still at `expectedVersion`; false when someone else wrote first. */

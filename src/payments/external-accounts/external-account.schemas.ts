@@ -23,6 +23,9 @@ export const ExternalAccount = Type.Object({
   identifiers: Type.Array(AccountIdentifier),
   alias: Type.Optional(Type.String()),
   name: Type.String({ description: 'The alias, else the account number in display form' }),
+  entityIds: Type.Optional(
+    Type.Array(ResourceId, { description: "Its counterparty's entityIds, inherited and read-only (reference §2.6); absent: the whole organization" }),
+  ),
   metadata: Metadata,
   version: Version,
   etag: Etag,

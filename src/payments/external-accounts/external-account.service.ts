@@ -17,7 +17,7 @@ import { paymentRepo } from '../lifecycle/payment.repo.js'
 import { UNSETTLED_STATUSES } from '../lifecycle/payment-status.js'
 import { mandateRepo } from '../mandates/mandate.repo.js'
 import type { AccountHolders } from './account-holders.js'
-import { externalAccountRepo, toExternalAccount } from './external-account.repo.js'
+import { externalAccountRepo, toExternalAccount, type ScopedExternalAccountRow } from './external-account.repo.js'
 import {
   EXTERNAL_ACCOUNT_PATCH_RULES,
   ExternalAccountEditable,
@@ -52,9 +52,14 @@ async function assertUnused(trx: Executor, account: ExternalAccountsTable): Prom
   }
 }
 
+/** The entity_ids of the account's counterparty as they are now: read after the counterparty was locked, so current. */
+async function counterpartyEntityIds(trx: Executor, organizationId: string, id: string): Promise<string> {
+  return (await externalAccountRepo.find(trx, organizationId, { id }))!.counterparty_entity_ids
+}
+
 export function createExternalAccountService(database: Database, holders: AccountHolders) {
   /** The live account `ref` with its counterparty locked for a change of its accounts. @throws ApiError not_found (404), gone (410). */
-  async function findForChange(trx: Executor, organizationId: string, ref: ResourceRef): Promise<ExternalAccountsTable> {
+  async function findForChange(trx: Executor, organizationId: string, ref: ResourceRef): Promise<ScopedExternalAccountRow> {
     const row = requireLive(await externalAccountRepo.find(trx, organizationId, ref), 'external account', ref)
     // A live account's counterparty is live: deleting it deletes its accounts. Unless that just happened.
     if (!(await holders.lockForAccountChange(trx, organizationId, row.counterparty_id))) {
@@ -66,8 +71,8 @@ export function createExternalAccountService(database: Database, holders: Accoun
   return {
     /** @throws ApiError not_found (404), gone (410). */
     async get(actor: Actor, ref: ResourceRef): Promise<ExternalAccount> {
-      const row = await externalAccountRepo.find(database.db, actor.organizationId, ref)
-      return toExternalAccount(requireLive(row, 'external account', ref))
+      const row = requireLive(await externalAccountRepo.find(database.db, actor.organizationId, ref), 'external account', ref)
+      return toExternalAccount(row, row.counterparty_entity_ids)
     },
 
     /** @throws ApiError invalid_token (400). */
@@ -76,7 +81,7 @@ export function createExternalAccountService(database: Database, holders: Accoun
       const filters = { counterpartyId: query.counterpartyId?.toLowerCase() }
       const page = pageRequest(query, EXTERNAL_ACCOUNTS, filters, ['text'])
       const rows = await externalAccountRepo.list(database.db, actor.organizationId, filters, page)
-      return pageOf(rows, page, (row) => [row.id], toExternalAccount)
+      return pageOf(rows, page, (row) => [row.id], (row) => toExternalAccount(row, row.counterparty_entity_ids))
     },
 
     /**
@@ -99,7 +104,9 @@ export function createExternalAccountService(database: Database, holders: Accoun
             throw new ApiError('conflict', `The counterparty already has ${MAX_ACCOUNTS_PER_COUNTERPARTY} external accounts, the most it may have`)
           }
           await externalAccountRepo.insertMany(trx, [row])
-          const account = toExternalAccount(row)
+          // Read back with its counterparty's entityIds, which it inherits.
+          const stored = (await externalAccountRepo.find(trx, organizationId, { id: row.id }))!
+          const account = toExternalAccount(stored, stored.counterparty_entity_ids)
           const originator = ctx.actor.userId
           await recordEvent(trx, { organizationId, entityType: EXTERNAL_ACCOUNTS, entityId: row.id, type: 'CREATED', name: 'CREATED', originator, entity: account })
           await holders.recordAccountChange(trx, organizationId, counterpartyId, originator, 'EXTERNAL_ACCOUNT_ADDED')
@@ -118,7 +125,8 @@ export function createExternalAccountService(database: Database, holders: Accoun
     async update(ctx: CommandContext, ref: ResourceRef, etag: string, operations: JsonPatchOperation[]): Promise<ExternalAccount> {
       return ctx.transaction(async (trx) => {
         const { organizationId } = ctx.actor
-        const current = toExternalAccount(await findForChange(trx, organizationId, ref))
+        const found = await findForChange(trx, organizationId, ref)
+        const current = toExternalAccount(found, found.counterparty_entity_ids)
         assertEtag(etag, current.etag)
         const patched = applyPatch({ alias: current.alias, metadata: current.metadata }, operations)
         const changes = {
@@ -130,7 +138,8 @@ export function createExternalAccountService(database: Database, holders: Accoun
         if (!(await externalAccountRepo.update(trx, current.id, current.version, changes))) {
           await lostRace(() => externalAccountRepo.find(trx, organizationId, ref), 'external account', ref)
         }
-        const updated = toExternalAccount(requireLive(await externalAccountRepo.find(trx, organizationId, ref), 'external account', ref))
+        const stored = requireLive(await externalAccountRepo.find(trx, organizationId, ref), 'external account', ref)
+        const updated = toExternalAccount(stored, stored.counterparty_entity_ids)
         const originator = ctx.actor.userId
         await recordEvent(trx, { organizationId, entityType: EXTERNAL_ACCOUNTS, entityId: updated.id, type: 'UPDATED', name: 'UPDATED', originator, entity: updated })
         await holders.recordAccountChange(trx, organizationId, updated.counterpartyId, originator, 'EXTERNAL_ACCOUNT_UPDATED')
@@ -155,7 +164,7 @@ export function createExternalAccountService(database: Database, holders: Accoun
         assertEtag(etag, etagOf(row.version - 1))
         await assertUnused(trx, row)
         const originator = ctx.actor.userId
-        await recordEvent(trx, { organizationId, entityType: EXTERNAL_ACCOUNTS, entityId: id, type: 'DELETED', name: 'DELETED', originator, entity: toExternalAccount(row) })
+        await recordEvent(trx, { organizationId, entityType: EXTERNAL_ACCOUNTS, entityId: id, type: 'DELETED', name: 'DELETED', originator, entity: toExternalAccount(row, await counterpartyEntityIds(trx, organizationId, id)) })
         await holders.recordAccountChange(trx, organizationId, counterpartyId, originator, 'EXTERNAL_ACCOUNT_DELETED')
       })
     },

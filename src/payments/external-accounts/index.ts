@@ -1,5 +1,6 @@
 export { externalAccountRoutes } from './external-account.routes.js'
 export { accountNumbersText, externalAccountRepo, toExternalAccount } from './external-account.repo.js'
+export { entityScope } from './entity-scope.js'
 export { EXTERNAL_ACCOUNTS } from './external-account.service.js'
 export { ExternalAccount, CreateEmbeddedExternalAccount } from './external-account.schemas.js'
 export { newExternalAccountRow } from './new-external-account.js'
