@@ -101,7 +101,7 @@ describe('users: update', () => {
     expectError(await patch(t, `${USERS}/${user.userId}`, current.etag, [{ op: 'replace', path: '/name', value: 'x' }]), 412, 'precondition_failed')
     expectError(await t.request({ method: 'PATCH', url: `${USERS}/${user.userId}`, body: [{ op: 'replace', path: '/name', value: 'x' }] }), 428, 'precondition_required')
     expectError(await patch(t, `${USERS}/${user.userId}`, etag, [{ op: 'replace', path: '/type', value: 'HUMAN' }]), 400, 'invalid_patch')
-    expectError(await patch(t, `${USERS}/${user.userId}`, etag, [{ op: 'replace', path: '/email', value: 'a@b.c' }]), 400, 'invalid_patch')
+    expectError(await patch(t, `${USERS}/${user.userId}`, etag, [{ op: 'replace', path: '/email', value: 'a@b.c' }]), 400, 'invalid_request', 'email')
     expectError(await patch(t, `${USERS}/${user.userId}`, etag, [{ op: 'replace', path: '/roleId', value: MISSING_ID }]), 400, 'invalid_request', 'roleId')
   })
 

@@ -112,6 +112,8 @@ export function createUserService(database: Database, references: IdentityRefere
             { name: current.name, ...(current.email !== null ? { email: current.email } : {}), roleId: current.role_id },
             operations,
           )
+          // JSON Patch may set an absent field (json-patch.ts): an access key's user has none to set.
+          if (current.kind === 'PROGRAMMATIC' && patched.email !== undefined) throw invalidField('email', 'a programmatic user (an access key) has no email')
           email = patched.email?.toLowerCase() ?? null
           const roleChanged = patched.roleId !== current.role_id
           if (roleChanged) {
