@@ -1,6 +1,6 @@
 import { electronicFormatIBAN, friendlyFormatIBAN, validateIBAN, ValidationErrorsIBAN } from 'ibantools'
 import { invalidField } from '../http/errors.js'
-import type { AccountIdentifier, AccountIdentifierInput } from './common.schemas.js'
+import type { AccountIdentifier, AccountIdentifierInput, RoutingIdentifier } from './common.schemas.js'
 
 const IBAN_PROBLEMS: Partial<Record<ValidationErrorsIBAN, string>> = {
   [ValidationErrorsIBAN.NoIBANProvided]: 'is empty',
@@ -40,4 +40,9 @@ export function normalizeIdentifiers(identifiers: AccountIdentifierInput[], fiel
 /** The number as people read it: an IBAN in groups of four. */
 export function displayNumber(identifier: AccountIdentifier): string {
   return identifier.type === 'IBAN' ? (friendlyFormatIBAN(identifier.number) ?? identifier.number) : identifier.number
+}
+
+/** reference §2.1 RoutingIdentifier: a bank reached by its BIC, when the BIC is known; else no routing at all. */
+export function routingByBic(bic: string | null | undefined): RoutingIdentifier[] {
+  return bic === null || bic === undefined ? [] : [{ type: 'BIC', number: bic }]
 }

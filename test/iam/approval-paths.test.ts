@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Credentials } from '../../src/iam/index.js'
+import { ownerApprovalChainId } from '../../src/payments/approvals/approval-rules.js'
 import { counterpartyBody } from '../support/fixtures.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
 import { CHAINS, createRole, expectError, expectStatus, member, patch, remove, roleId, type Member } from './iam-helpers.js'
@@ -124,11 +125,13 @@ describe('no chain, or none matching: the Owner approves', () => {
     const org = await organization()
     const own = await pay(org, org.owner)
     expect(own.approvalSteps).toEqual([expect.objectContaining({ requiredRoleIds: [org.ownerRoleId], status: 'PENDING', allowCreatorApproval: true })])
-    expect(own.approvalSteps[0]).not.toHaveProperty('approvalChainId')
+    // The Owner's fallback is named as a chain of its own (the reference requires every step to name one).
+    expect(own.approvalSteps[0]!.approvalChainId).toBe(ownerApprovalChainId(org.owner.organizationId))
     expect((await approved(own, own.approvalSteps[0]!, org.owner)).status).toBe('APPROVED')
 
     const clerks = await pay(org, org.clerk)
     expectError(await approve(clerks, clerks.approvalSteps[0]!, org.a1), 403, 'forbidden')
+    expect(clerks.approvalSteps[0]!.approvalChainId).toBe(own.approvalSteps[0]!.approvalChainId)
     const done = await approved(clerks, clerks.approvalSteps[0]!, org.owner)
     expect(done).toMatchObject({ status: 'APPROVED', approvalSteps: [{ status: 'APPROVED', approver: { id: org.owner.userId } }] })
   })

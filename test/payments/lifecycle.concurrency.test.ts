@@ -73,7 +73,7 @@ describe('two approvals racing on the last step', () => {
       const payment = await createTransfer(t, org.as, transferBody(org.eurAccountIds[0]!, org.supplierAccountId))
       const responses = await Promise.all([approveOver(base, org.as, payment), approveOver(second.base, org.as, payment)])
       const current = await expectApprovedOnce(responses, org.as, payment)
-      expect(current.approvalSteps[0]!.approver).toEqual({ id: org.as.userId })
+      expect(current.approvalSteps[0]!.approver).toEqual({ id: org.as.userId, username: 'Owner', name: 'Owner' })
     }
   })
 
@@ -99,7 +99,8 @@ describe('two approvals racing on the last step', () => {
       const responses = await Promise.all([approveOver(base, treasurers[0]!, payment), approveOver(second.base, treasurers[1]!, payment)])
       const current = await expectApprovedOnce(responses, owner, payment)
       const winner = responses.findIndex((response) => response.status === 202)
-      expect(current.approvalSteps[0]!.approver).toEqual({ id: treasurers[winner]!.userId })
+      const name = `Treasurer ${winner + 1}`
+      expect(current.approvalSteps[0]!.approver).toEqual({ id: treasurers[winner]!.userId, username: name, name })
       const approvedEvent = (await eventsOf(t, owner, 'CREDIT_TRANSFER', payment.id)).find((event) => event.name === 'FULLY_APPROVED')
       expect(approvedEvent?.originator).toBe(treasurers[winner]!.userId)
     }

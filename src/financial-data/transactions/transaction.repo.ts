@@ -2,8 +2,24 @@ import type { Executor } from '../../db/database.js'
 import type { TransactionsTable } from '../../db/schema.js'
 import { keysetAfter, type PageRequest } from '../../http/pagination.js'
 import { etagOf } from '../../http/preconditions.js'
+import { routingByBic } from '../../shared/account-identifiers.js'
 import { toAmount } from '../../shared/money.js'
-import type { AttachedTransactable, BankTransactionCode, ReturnReason, Transaction, TransactionCounterparty } from './transaction.schemas.js'
+import type { AttachedTransactable, BankTransactionCode, CounterpartyDetails, ReturnReason, Transaction, TransactionCounterparty } from './transaction.schemas.js'
+
+/** The stored other party as served (reference §2.1 CounterpartyDetails): its account with `rawIdentifier` and `routing`. */
+export function toCounterpartyDetails(stored: TransactionCounterparty): CounterpartyDetails {
+  const { account, ...party } = stored
+  if (!account) return party
+  const { rawIdentifier, ...rest } = account
+  return {
+    ...party,
+    account: {
+      ...rest,
+      routing: routingByBic(account.bic),
+      rawIdentifier: rawIdentifier ?? account.identifiers[0]?.number ?? '',
+    },
+  }
+}
 
 export function toTransaction(row: TransactionsTable): Transaction {
   return {
@@ -21,7 +37,7 @@ export function toTransaction(row: TransactionsTable): Transaction {
       ...(row.mandate_reference !== null ? { mandateReference: row.mandate_reference } : {}),
       entryReference: row.entry_reference,
     },
-    ...(row.counterparty !== null ? { counterparty: JSON.parse(row.counterparty) as TransactionCounterparty } : {}),
+    ...(row.counterparty !== null ? { counterparty: toCounterpartyDetails(JSON.parse(row.counterparty) as TransactionCounterparty) } : {}),
     ...(row.bank_transaction_code !== null
       ? { bankTransactionCode: JSON.parse(row.bank_transaction_code) as BankTransactionCode }
       : {}),

@@ -6,6 +6,7 @@ import {
   MarketCode,
   Metadata,
   ResourceId,
+  RoutingIdentifier,
   Timestamp,
   Version,
 } from '../../shared/common.schemas.js'
@@ -31,20 +32,46 @@ export const BankTransactionCode = Type.Object({
 })
 export type BankTransactionCode = Static<typeof BankTransactionCode>
 
-/** The other party of a booked transaction, as the bank reported it. */
-export const TransactionCounterparty = Type.Object({
+const CounterpartyFields = {
   partyType: Type.Optional(Type.Enum(['INDIVIDUAL', 'COMPANY'])),
   name: Type.Optional(Type.String()),
+}
+const CounterpartyAccountFields = {
+  market: Type.Optional(MarketCode),
+  identifiers: Type.Array(AccountIdentifier),
+  bic: Type.Optional(Type.String()),
+}
+
+/** The other party of a booked transaction, as the bank reported it and as it is stored. */
+export const TransactionCounterparty = Type.Object({
+  ...CounterpartyFields,
   account: Type.Optional(
     Type.Object({
-      market: Type.Optional(MarketCode),
-      identifiers: Type.Array(AccountIdentifier),
-      bic: Type.Optional(Type.String()),
+      ...CounterpartyAccountFields,
+      /** An account number that is no IBAN (camt Othr/Id), as the bank gave it. */
       rawIdentifier: Type.Optional(Type.String()),
     }),
   ),
 })
 export type TransactionCounterparty = Static<typeof TransactionCounterparty>
+
+/**
+ * The other party as served: reference §2.1 CounterpartyDetails, whose account (CounterpartyAccount) its clients
+ * require to have `identifiers` and `rawIdentifier`. Made from the stored one by toCounterpartyDetails.
+ */
+export const CounterpartyDetails = Type.Object({
+  ...CounterpartyFields,
+  account: Type.Optional(
+    Type.Object({
+      ...CounterpartyAccountFields,
+      routing: Type.Array(RoutingIdentifier, { description: "The bank's BIC (type BIC) when reported; else empty" }),
+      rawIdentifier: Type.String({
+        description: 'The account number as the bank reported it: the IBAN, or another identifier; empty when it reported only the bank',
+      }),
+    }),
+  ),
+})
+export type CounterpartyDetails = Static<typeof CounterpartyDetails>
 
 export const ReturnReason = Type.Object({
   code: Type.String({ description: 'ISO 20022 return reason, e.g. AC04' }),
@@ -76,7 +103,7 @@ export const Transaction = Type.Object({
     mandateReference: Type.Optional(Type.String()),
     entryReference: Type.String({ description: "The bank's own reference for the entry" }),
   }),
-  counterparty: Type.Optional(TransactionCounterparty),
+  counterparty: Type.Optional(CounterpartyDetails),
   bankTransactionCode: Type.Optional(BankTransactionCode),
   reconciliationStatus: Type.Enum([...RECONCILIATION_STATUSES]),
   attachedTransactables: Type.Array(AttachedTransactable),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Actor } from '../../iam/actor.js'
-import { checkApprover, plannedSteps, type ApprovalChain, type PaymentFacts, type StepState } from './approval-rules.js'
+import { checkApprover, ownerApprovalChainId, plannedSteps, type ApprovalChain, type PaymentFacts, type StepState } from './approval-rules.js'
 
 const payment: PaymentFacts = { kind: 'CREDIT_TRANSFER', accountId: 'acc-1', currency: 'EUR', amount: 50_000, creatorRoleId: 'role-clerk' }
 const step = (overrides: Partial<StepState> = {}): StepState => ({
@@ -30,6 +30,13 @@ describe('planned approval steps', () => {
     expect(plannedSteps([], payment, 'role-owner')).toEqual(owner)
     const sekOnly: ApprovalChain = { id: 'c', trigger: { currency: 'SEK' }, steps: [], autoApprove: true }
     expect(plannedSteps([sekOnly], payment, 'role-owner')).toEqual(owner)
+  })
+
+  it("names the Owner's fallback by one id per organization: stable, a UUID, another organization's differs", () => {
+    const first = ownerApprovalChainId('0197a3b0-0000-7000-8000-000000000001')
+    expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    expect(ownerApprovalChainId('0197a3b0-0000-7000-8000-000000000001')).toBe(first)
+    expect(ownerApprovalChainId('0197a3b0-0000-7000-8000-000000000002')).not.toBe(first)
   })
 
   it('auto-approves below a threshold and requires steps above it', () => {

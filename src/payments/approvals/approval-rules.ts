@@ -1,5 +1,6 @@
 import { ApiError } from '../../http/errors.js'
 import type { Actor } from '../../iam/actor.js'
+import { derivedId } from '../../shared/ids.js'
 
 /**
  * Approval chains (spec: Approval rules; reference §4) as pure functions: which steps a new
@@ -74,9 +75,20 @@ export function chainMatches(trigger: ChainTrigger, payment: PaymentFacts): bool
 }
 
 /**
+ * The id of an organization's implicit Owner chain: the chain a step of the Owner's fallback belongs to.
+ * The reference requires every step to name its chain (PaymentApprovalStep.approvalChainId), and the
+ * fallback is one chain in effect — one step, decided by the Owner role — without a row of its own. Its id
+ * is derived from the organization's (name-based UUID), so it is the same for every such step of the
+ * organization, on every server, and no configured chain has it. Steps store null for it (see plannedSteps).
+ */
+export function ownerApprovalChainId(organizationId: string): string {
+  return derivedId('owner approval chain', organizationId)
+}
+
+/**
  * Every matching chain adds its steps (in chain order). No chain, or none matching: the
  * organization's Owner must approve, and may approve their own payment (a one-person
- * organization must be able to pay).
+ * organization must be able to pay); that step's chain is null, served as ownerApprovalChainId.
  */
 export function plannedSteps(chains: ApprovalChain[], payment: PaymentFacts, ownerRoleId: string): PlannedStep[] {
   const matching = chains.filter((chain) => chainMatches(chain.trigger, payment))

@@ -5,13 +5,14 @@ import { accountRepo } from '../../financial-data/accounts/index.js'
 import { ApiError, invalidField } from '../../http/errors.js'
 import type { Actor } from '../../iam/actor.js'
 import type { CommandContext } from '../../shared/command-context.js'
-import type { AccountIdentifier, Address } from '../../shared/common.schemas.js'
+import type { AccountIdentifier } from '../../shared/common.schemas.js'
 import { amountFromInput } from '../../shared/money.js'
 import { counterpartyRepo } from '../counterparties/counterparty.repo.js'
 import { externalAccountRepo } from '../external-accounts/index.js'
 import type { BankToday } from '../lifecycle/bank-date.js'
 import type { Payment } from '../lifecycle/payment.js'
 import { insertPayment, organizationHolder } from '../lifecycle/payment-creation.js'
+import { counterpartyHolder, externalAccountSnapshot } from '../lifecycle/payment-parties.js'
 import type { AccountHolder, AccountSnapshot } from '../lifecycle/payment.schemas.js'
 import { checkExecutionDate, checkScheme } from './credit-transfer.rules.js'
 import type { CreateCreditTransfer } from './credit-transfer.schemas.js'
@@ -45,21 +46,8 @@ export async function resolveExternalAccount(trx: Executor, actor: Actor, id: st
   const counterparty = await counterpartyRepo.find(trx, actor.organizationId, { id: external.counterparty_id })
   if (!counterparty || counterparty.deleted_at) throw invalidField(field, 'belongs to a deleted counterparty')
   return {
-    snapshot: {
-      type: 'EXTERNAL_ACCOUNT',
-      id: external.id,
-      organizationId: external.organization_id,
-      market: external.market,
-      identifiers: JSON.parse(external.identifiers) as AccountIdentifier[],
-    },
-    holder: {
-      type: 'COUNTERPARTY',
-      id: counterparty.id,
-      legalName: counterparty.legal_name,
-      ...(counterparty.party_type !== null ? { partyType: counterparty.party_type as 'INDIVIDUAL' | 'COMPANY' } : {}),
-      // Bank files name the counterparty's postal address (structured: required cross-border from November 2026).
-      ...(counterparty.address !== null ? { address: JSON.parse(counterparty.address) as Address } : {}),
-    },
+    snapshot: externalAccountSnapshot(external),
+    holder: counterpartyHolder(counterparty),
     externalAccountId: external.id,
     counterpartyId: counterparty.id,
   }

@@ -78,6 +78,8 @@ export function createDirectDebitService(bankToday: BankToday, onApproved: () =>
               id: mandate.id,
               creditorReference: mandate.creditor_reference,
               mandateReference: mandate.mandate_reference,
+              // Every collection is recurrent (SEPA FRST, then RCUR): none is announced as the last.
+              finalCollection: false,
               signatureDate: mandate.signature_date,
               version: mandate.version,
             },

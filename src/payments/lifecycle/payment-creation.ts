@@ -88,7 +88,9 @@ export async function insertPayment(trx: Executor, actor: Actor, draft: PaymentD
     updated: step.autoApproved ? now : null,
   }))
   await paymentRepo.insert(trx, row, steps)
-  const created = toPayment(row, steps)
+  // Nobody has decided a step of a new payment yet.
+  const undecided = steps.map((step) => ({ ...step, approver: null }))
+  const created = toPayment(row, undecided)
   await recordEvent(trx, {
     organizationId: actor.organizationId,
     entityType: PAYMENT_ENTITY_TYPE[draft.kind],
@@ -99,7 +101,7 @@ export async function insertPayment(trx: Executor, actor: Actor, draft: PaymentD
     entity: created,
   })
   if (plan.every((step) => step.autoApproved)) {
-    return (await movePayment(trx, row, 'APPROVED', { originator: SYSTEM_ORIGINATOR, message: 'Automatically approved' }, steps)).payment
+    return (await movePayment(trx, row, 'APPROVED', { originator: SYSTEM_ORIGINATOR, message: 'Automatically approved' }, undecided)).payment
   }
   return created
 }

@@ -3,30 +3,41 @@ import type { PaymentApprovalStepsTable, PaymentsTable } from '../../db/schema.j
 import { keysetAfter, type PageRequest } from '../../http/pagination.js'
 import { etagOf } from '../../http/preconditions.js'
 import type { ResourceRef } from '../../http/resource-ref.js'
+import { routingByBic } from '../../shared/account-identifiers.js'
 import { toAmount } from '../../shared/money.js'
-import type { AccountHolder, AccountSnapshot, ApprovalStep, StatusReason } from './payment.schemas.js'
+import { ownerApprovalChainId } from '../approvals/approval-rules.js'
+import type { AccountHolder, AccountSnapshot, ApprovalStep, ServedAccountSnapshot, StatusReason, UserAuditInfo } from './payment.schemas.js'
 import type { PaymentStatus } from './payment-status.js'
 
 export type PaymentKind = PaymentsTable['kind']
 
-function toApprovalStep(row: PaymentApprovalStepsTable): ApprovalStep {
+/** A step with the user who decided it, as its `approver` shows them (paymentRepo.steps reads both). */
+export type ApprovalStepRow = PaymentApprovalStepsTable & { approver: UserAuditInfo | null }
+
+function toApprovalStep(row: ApprovalStepRow, organizationId: string): ApprovalStep {
   const requiredRoleIds = JSON.parse(row.required_role_ids) as string[]
   const requiredUserIds = JSON.parse(row.required_user_ids) as string[]
   return {
     id: row.id,
-    ...(row.approval_chain_id !== null ? { approvalChainId: row.approval_chain_id } : {}),
+    approvalChainId: row.approval_chain_id ?? ownerApprovalChainId(organizationId),
     ...(requiredRoleIds.length > 0 ? { requiredRoleIds } : {}),
     ...(requiredUserIds.length > 0 ? { requiredUserIds } : {}),
     status: row.status,
-    ...(row.approver_user_id !== null ? { approver: { id: row.approver_user_id } } : {}),
+    ...(row.approver !== null ? { approver: row.approver } : {}),
     ...(row.updated !== null ? { updated: row.updated } : {}),
     autoApproved: row.auto_approved === 1,
     allowCreatorApproval: row.allow_creator_approval === 1,
   }
 }
 
+/** A stored snapshot as served: its bank's BIC as `routing` (reference §2.1 AccountSnapshot requires the list). */
+function served(stored: string): ServedAccountSnapshot {
+  const snapshot = JSON.parse(stored) as AccountSnapshot
+  return { ...snapshot, routing: routingByBic(snapshot.bic) }
+}
+
 /** The API shape both payment kinds share; each resource adds its own fields. */
-export function toPaymentFields(row: PaymentsTable, steps: PaymentApprovalStepsTable[]) {
+export function toPaymentFields(row: PaymentsTable, steps: ApprovalStepRow[]) {
   return {
     id: row.id,
     organizationId: row.organization_id,
@@ -37,11 +48,11 @@ export function toPaymentFields(row: PaymentsTable, steps: PaymentApprovalStepsT
     reference: row.reference,
     status: row.status as PaymentStatus,
     ...(row.status_reason !== null ? { statusReason: JSON.parse(row.status_reason) as StatusReason } : {}),
-    source: JSON.parse(row.source) as AccountSnapshot,
+    source: served(row.source),
     sourceHolder: JSON.parse(row.source_holder) as AccountHolder,
-    destination: JSON.parse(row.destination) as AccountSnapshot,
+    destination: served(row.destination),
     destinationHolder: JSON.parse(row.destination_holder) as AccountHolder,
-    approvalSteps: steps.map(toApprovalStep),
+    approvalSteps: steps.map((step) => toApprovalStep(step, row.organization_id)),
     creatorUserId: row.creator_user_id,
     ...(row.connection_instruction_id !== null ? { connectionInstructionId: row.connection_instruction_id } : {}),
     attachedTransactions: JSON.parse(row.attached_transactions) as Array<{ type: 'TRANSACTION'; id: string }>,
@@ -95,9 +106,24 @@ export const paymentRepo = {
     return ('id' in ref ? query.where('id', '=', ref.id) : query.where('external_id', '=', ref.externalId)).returningAll().executeTakeFirst()
   },
 
-  async steps(db: Executor, paymentIds: string[]): Promise<PaymentApprovalStepsTable[]> {
+  /** The payments' approval steps in order, each with the user who decided it (a person by email, a program by name). */
+  async steps(db: Executor, paymentIds: string[]): Promise<ApprovalStepRow[]> {
     if (paymentIds.length === 0) return []
-    return db.selectFrom('payment_approval_steps').selectAll().where('payment_id', 'in', paymentIds).orderBy('position').execute()
+    const rows = await db
+      .selectFrom('payment_approval_steps as step')
+      .leftJoin('users as approver', 'approver.id', 'step.approver_user_id')
+      .selectAll('step')
+      .select(['approver.kind as approver_kind', 'approver.email as approver_email', 'approver.name as approver_name'])
+      .where('step.payment_id', 'in', paymentIds)
+      .orderBy('step.position')
+      .execute()
+    return rows.map(({ approver_kind, approver_email, approver_name, ...step }) => ({
+      ...step,
+      approver:
+        step.approver_user_id !== null && approver_name !== null
+          ? { id: step.approver_user_id, username: approver_kind === 'HUMAN' && approver_email !== null ? approver_email : approver_name, name: approver_name }
+          : null,
+    }))
   },
 
   /** Newest date first; fetches `limit + 1` rows for the pager. */

@@ -7,6 +7,7 @@ import {
   MarketCode,
   Metadata,
   ResourceId,
+  RoutingIdentifier,
   Timestamp,
   Version,
 } from '../../shared/common.schemas.js'
@@ -25,6 +26,7 @@ export const NewPaymentDate = Type.String({
     'sandbox clock, GET /v1/sandbox/clock) to 60 days after it',
 })
 
+/** An account as a payment names it, as stored with the payment when it is made. */
 export const AccountSnapshot = Type.Object({
   type: Type.Enum(['ACCOUNT', 'EXTERNAL_ACCOUNT']),
   id: ResourceId,
@@ -36,6 +38,16 @@ export const AccountSnapshot = Type.Object({
 })
 export type AccountSnapshot = Static<typeof AccountSnapshot>
 
+/**
+ * The snapshot as served: reference §2.1 AccountSnapshot, whose `routing` its clients require (on an own account;
+ * Kassa gives it on every snapshot). Derived from `bic` when served, so payments stored before it have it too.
+ */
+export const ServedAccountSnapshot = Type.Object({
+  ...AccountSnapshot.properties,
+  routing: Type.Array(RoutingIdentifier, { description: "The bank's BIC (type BIC) when known; else empty" }),
+})
+export type ServedAccountSnapshot = Static<typeof ServedAccountSnapshot>
+
 export const AccountHolder = Type.Object({
   type: Type.Enum(['COUNTERPARTY', 'ENTITY']),
   id: ResourceId,
@@ -45,13 +57,27 @@ export const AccountHolder = Type.Object({
 })
 export type AccountHolder = Static<typeof AccountHolder>
 
+/** reference §2.1 UserAuditInfo: who decided an approval step. */
+export const UserAuditInfo = Type.Object({
+  id: ResourceId,
+  username: Type.String({ description: 'What the user signs in with: the email of a person, the name of a programmatic user' }),
+  name: Type.String(),
+})
+export type UserAuditInfo = Static<typeof UserAuditInfo>
+
 export const ApprovalStep = Type.Object({
   id: ResourceId,
-  approvalChainId: Type.Optional(ResourceId),
+  approvalChainId: Type.String({
+    format: 'uuid',
+    description:
+      "The approval chain that added the step. A step of the Owner's, added because no chain applied, names the " +
+      "organization's implicit Owner chain: an id of its own, the same for every such step of the organization, that " +
+      'no chain listed at /iam/v2/approval-chains has',
+  }),
   requiredRoleIds: Type.Optional(Type.Array(ResourceId)),
   requiredUserIds: Type.Optional(Type.Array(ResourceId)),
   status: Type.Enum(['PENDING', 'APPROVED', 'REJECTED']),
-  approver: Type.Optional(Type.Object({ id: ResourceId })),
+  approver: Type.Optional(UserAuditInfo),
   updated: Type.Optional(Timestamp),
   autoApproved: Type.Boolean(),
   allowCreatorApproval: Type.Boolean(),
@@ -72,6 +98,7 @@ export const MandateSnapshot = Type.Object({
   id: ResourceId,
   creditorReference: Type.String(),
   mandateReference: Type.String(),
+  finalCollection: Type.Boolean({ description: 'Whether this is the last collection under the mandate: always false, Kassa collects recurrently' }),
   signatureDate: Type.String({ format: 'date' }),
   version: Type.Integer(),
 })
@@ -88,9 +115,9 @@ export const PaymentFields = {
   reference: Type.String(),
   status: Type.Enum([...PAYMENT_STATUSES]),
   statusReason: Type.Optional(StatusReason),
-  source: AccountSnapshot,
+  source: ServedAccountSnapshot,
   sourceHolder: AccountHolder,
-  destination: AccountSnapshot,
+  destination: ServedAccountSnapshot,
   destinationHolder: AccountHolder,
   approvalSteps: Type.Array(ApprovalStep),
   creatorUserId: ResourceId,

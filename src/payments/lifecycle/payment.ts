@@ -1,11 +1,11 @@
 import type { Executor } from '../../db/database.js'
-import type { PaymentApprovalStepsTable, PaymentsTable } from '../../db/schema.js'
+import type { PaymentsTable } from '../../db/schema.js'
 import { recordEvent } from '../../events/index.js'
 import { ApiError } from '../../http/errors.js'
 import type { ResourceRef } from '../../http/resource-ref.js'
 import { nowIso } from '../../shared/clock.js'
 import { requireLive } from '../../shared/lookup.js'
-import { paymentRepo, toPaymentFields, type PaymentChanges, type PaymentKind } from './payment.repo.js'
+import { paymentRepo, toPaymentFields, type ApprovalStepRow, type PaymentChanges, type PaymentKind } from './payment.repo.js'
 import type { MandateSnapshot, StatusReason } from './payment.schemas.js'
 import { EVENT_NAME_FOR_STATUS, IllegalTransitionError, assertCorrection, assertTransition, type PaymentStatus } from './payment-status.js'
 
@@ -19,9 +19,12 @@ const RESOURCE_NAME: Record<PaymentKind, string> = { CREDIT_TRANSFER: 'credit tr
 
 export type Payment = ReturnType<typeof toPaymentFields> & { mandate?: MandateSnapshot }
 
-export function toPayment(row: PaymentsTable, steps: PaymentApprovalStepsTable[]): Payment {
+export function toPayment(row: PaymentsTable, steps: ApprovalStepRow[]): Payment {
   const fields = toPaymentFields(row, steps)
-  return row.mandate !== null ? { ...fields, mandate: JSON.parse(row.mandate) as MandateSnapshot } : fields
+  if (row.mandate === null) return fields
+  // Snapshots stored before finalCollection was served lack it; Kassa never makes a final collection.
+  const mandate = JSON.parse(row.mandate) as Omit<MandateSnapshot, 'finalCollection'> & { finalCollection?: boolean }
+  return { ...fields, mandate: { ...mandate, finalCollection: mandate.finalCollection ?? false } }
 }
 
 export async function serializePayment(db: Executor, row: PaymentsTable): Promise<Payment> {
@@ -71,7 +74,7 @@ export async function movePayment(
   current: PaymentsTable,
   to: PaymentStatus,
   options: TransitionOptions,
-  steps?: PaymentApprovalStepsTable[],
+  steps?: ApprovalStepRow[],
 ): Promise<Transitioned> {
   try {
     if (options.correction) assertCorrection(current.status as PaymentStatus, to)

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { Etag, ExternalId, Metadata, ResourceId, Timestamp, Version } from '../../shared/common.schemas.js'
 import { ListQueryProperties } from '../../http/pagination.js'
+import { AccountHolder, ServedAccountSnapshot } from '../lifecycle/payment.schemas.js'
 
 export const DIRECT_DEBIT_SCHEMES = ['SDD_CORE', 'SDD_B2B'] as const
 /**
@@ -20,6 +21,8 @@ export const Mandate = Type.Object({
   externalId: Type.Optional(ExternalId),
   externalAccountId: ResourceId,
   counterpartyId: ResourceId,
+  source: Type.Object(ServedAccountSnapshot.properties, { description: 'The account collected from: the external account, as it is now' }),
+  sourceHolder: Type.Object(AccountHolder.properties, { description: 'Who holds it: the counterparty, as it is now' }),
   scheme: Type.Enum([...DIRECT_DEBIT_SCHEMES]),
   creditorReference: Type.String({ description: 'Creditor identifier (SEPA CI)' }),
   mandateReference: Type.String({ description: 'Unique mandate reference (UMR)' }),

@@ -12,12 +12,12 @@ import { newId } from '../../shared/ids.js'
 import { requireLive } from '../../shared/lookup.js'
 import { resolveExternalAccount } from '../credit-transfers/credit-transfer.service.js'
 import { todayUtc } from '../credit-transfers/credit-transfer.rules.js'
-import { mandateRepo, toMandate } from './mandate.repo.js'
+import { mandateRepo, toMandate, type MandateRow } from './mandate.repo.js'
 import type { CreateMandate, Mandate, MandateListQuery, MandateStatus } from './mandate.schemas.js'
 
 export const MANDATES = 'mandates'
 
-async function findMandate(db: Executor, organizationId: string, ref: ResourceRef): Promise<MandatesTable> {
+async function findMandate(db: Executor, organizationId: string, ref: ResourceRef): Promise<MandateRow> {
   return requireLive(await mandateRepo.find(db, organizationId, ref), 'mandate', ref)
 }
 
@@ -25,7 +25,7 @@ async function findMandate(db: Executor, organizationId: string, ref: ResourceRe
  * Moves a mandate to `status` and records the event, in the caller's transaction.
  * @throws ApiError conflict (409) when another writer changed it first.
  */
-export async function setMandateStatus(trx: Executor, current: MandatesTable, status: MandateStatus, originator: string, name: string): Promise<Mandate> {
+export async function setMandateStatus(trx: Executor, current: MandateRow, status: MandateStatus, originator: string, name: string): Promise<Mandate> {
   const updated = nowIso()
   if (!(await mandateRepo.setStatus(trx, current.id, current.version, status, updated))) {
     throw new ApiError('conflict', 'The mandate changed while this request ran; fetch it again')
@@ -67,7 +67,8 @@ export function createMandateService(database: Database) {
             updated: now,
           }
           await mandateRepo.insert(trx, row)
-          const mandate = toMandate(row)
+          // Read back with the account and counterparty it shows as source and sourceHolder.
+          const mandate = toMandate(await findMandate(trx, row.organization_id, { id: row.id }))
           await recordEvent(trx, { organizationId: row.organization_id, entityType: MANDATES, entityId: row.id, type: 'CREATED', name: 'CREATED', originator: ctx.actor.userId, entity: mandate })
           return mandate
         })

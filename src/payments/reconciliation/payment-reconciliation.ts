@@ -1,7 +1,8 @@
 import type { Executor } from '../../db/database.js'
-import type { PaymentApprovalStepsTable, PaymentsTable } from '../../db/schema.js'
+import type { PaymentsTable } from '../../db/schema.js'
 import { mandateRepo, setMandateStatus } from '../mandates/index.js'
 import { movePayment, type TransitionOptions, type Transitioned } from '../lifecycle/payment.js'
+import type { ApprovalStepRow } from '../lifecycle/payment.repo.js'
 
 type AttachedTransaction = { type: 'TRANSACTION'; id: string }
 
@@ -27,7 +28,7 @@ export async function reconcilePayment(
   trx: Executor,
   payment: PaymentsTable,
   options: TransitionOptions,
-  steps: PaymentApprovalStepsTable[],
+  steps: ApprovalStepRow[],
 ): Promise<Transitioned> {
   const reconciled = await movePayment(trx, payment, 'RECONCILED', options, steps)
   if (payment.mandate_id) {
