@@ -4,10 +4,11 @@ import type { AccountsTable } from '../../db/schema.js'
 import { keysetAfter, type PageRequest } from '../../http/pagination.js'
 import { etagOf } from '../../http/preconditions.js'
 import type { ResourceRef } from '../../http/resource-ref.js'
+import { routingByBic } from '../../shared/account-identifiers.js'
 import type { AccountIdentifier } from '../../shared/common.schemas.js'
 import { accountNumberKey } from './account-numbers.js'
 import type { Account } from './account.schemas.js'
-import { affiliationIdOf, routingOf, thirdPartyIdOf } from './third-parties.js'
+import { affiliationIdOf, thirdPartyIdOf } from './third-parties.js'
 
 /** What matching an account number needs of the account. */
 export type NumberedAccount = Pick<AccountsTable, 'id' | 'organization_id' | 'currency'>
@@ -27,7 +28,7 @@ export function toAccount(row: AccountsTable): Account {
     currency: row.currency,
     bank: { name: row.bank_name, ...(row.bic !== null ? { bic: row.bic } : {}) },
     identifiers: JSON.parse(row.identifiers) as AccountIdentifier[],
-    routing: routingOf(row),
+    routing: routingByBic(row.bic),
     fictive: row.fictive === 1,
     metadata: JSON.parse(row.metadata) as Record<string, string>,
     version: row.version,

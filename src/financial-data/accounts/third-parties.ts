@@ -1,5 +1,4 @@
 import type { AccountsTable } from '../../db/schema.js'
-import type { RoutingIdentifier } from '../../shared/common.schemas.js'
 import { derivedId } from '../../shared/ids.js'
 
 /**
@@ -28,7 +27,3 @@ export function affiliationIdOf(entityId: string, thirdPartyId: string): string 
   return derivedId('affiliation', entityId, thirdPartyId)
 }
 
-/** reference §2.1 RoutingIdentifier: how the bank is reached — its BIC when known, else nothing. */
-export function routingOf(row: Pick<AccountsTable, 'bic'>): RoutingIdentifier[] {
-  return row.bic === null ? [] : [{ type: 'BIC', number: row.bic }]
-}

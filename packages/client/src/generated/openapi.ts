@@ -55,15 +55,55 @@ export interface paths {
         };
         /**
          * Get the signed-in session
-         * @description Who is signed in, their role and permissions, and the CSRF token (also after a page reload). 404 for a request made with an access key. The session travels in the `kassa_session` cookie (HttpOnly, SameSite=Strict, Path=/, Secure unless the server is reached over plain http on a loopback address). Every POST, PATCH, PUT and DELETE made with it also needs the X-CSRF-Token header (the session's csrfToken) and an Origin header naming this server; a request with Basic credentials is authenticated by them alone, whatever cookie it carries.
+         * @description Who is signed in, their role and permissions, and the CSRF token (also after a page reload). 404 for a request made with an access key. The session travels in the `kassa_session` cookie (HttpOnly, SameSite=Strict, Path=/, Secure unless the server is reached over plain http on a loopback address). Every POST, PATCH, PUT and DELETE made with it also needs the X-CSRF-Token header (the session's csrfToken) and an Origin header naming this server; a request with Basic credentials or a bearer token is authenticated by them alone, whatever cookie it carries.
          */
         get: operations["getSession"];
         put?: never;
         /**
          * Sign in: start a session for a person
-         * @description Checks the email and password of a HUMAN user (and the code of their authenticator app when they enabled TOTP: without `totp` the answer is a 401 whose details name it) and sets the session cookie. A wrong email and a wrong password get the same 401. After 5 failures in a row for an email, or 20 from an address, sign-in locks for 30 seconds, doubling with each further failure up to 15 minutes (429 with Retry-After). A session ends after 30 minutes without a request, 12 hours after sign-in, at sign-out, or when revoked. A browser's sign-in must come from this server's own pages (a foreign Origin is a 403). The session travels in the `kassa_session` cookie (HttpOnly, SameSite=Strict, Path=/, Secure unless the server is reached over plain http on a loopback address). Every POST, PATCH, PUT and DELETE made with it also needs the X-CSRF-Token header (the session's csrfToken) and an Origin header naming this server; a request with Basic credentials is authenticated by them alone, whatever cookie it carries.
+         * @description Checks the email and password of a HUMAN user (and the code of their authenticator app when they enabled TOTP: without `totp` the answer is a 401 whose details name it) and sets the session cookie. A wrong email and a wrong password get the same 401. After 5 failures in a row for an email, or 20 from an address, sign-in locks for 30 seconds, doubling with each further failure up to 15 minutes (429 with Retry-After). A session ends after 30 minutes without a request, 12 hours after sign-in, at sign-out, or when revoked. A browser's sign-in must come from this server's own pages (a foreign Origin is a 403). The session travels in the `kassa_session` cookie (HttpOnly, SameSite=Strict, Path=/, Secure unless the server is reached over plain http on a loopback address). Every POST, PATCH, PUT and DELETE made with it also needs the X-CSRF-Token header (the session's csrfToken) and an Origin header naming this server; a request with Basic credentials or a bearer token is authenticated by them alone, whatever cookie it carries.
          */
         post: operations["createSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iam/v2beta/oauth2/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get an access token for an access key (OAuth2 client credentials)
+         * @description The client credentials grant (RFC 6749 §4.4): send `grant_type=client_credentials` form-encoded, with the access key and its secret by HTTP Basic (client_secret_basic) or as the form fields client_id and client_secret (client_secret_post). The answer is a bearer token (RFC 6750) that any API request may send as `Authorization: Bearer <access_token>` instead of the Basic credentials, with the same effect: the key acts, with its role's permissions, its rate limit and its organization. A token lives 300 seconds by default (`expires_in`; there is no refresh token: ask for a new one) and stops working when its key is revoked or its user deactivated or deleted. Errors are the error envelope with RFC 6749 §5.2 fields beside it: `error` (the same as `code`: invalid_request, invalid_client, unsupported_grant_type, invalid_scope) and `error_description`. A wrong key or secret is a 401 that counts toward the sign-in lockout of the address (20 failures: 429 with Retry-After, for sign-in too). /iam/v2/oauth2/token answers alike.
+         */
+        post: operations["createOAuth2Token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iam/v2/oauth2/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get an access token for an access key (OAuth2 client credentials)
+         * @description The client credentials grant (RFC 6749 §4.4): send `grant_type=client_credentials` form-encoded, with the access key and its secret by HTTP Basic (client_secret_basic) or as the form fields client_id and client_secret (client_secret_post). The answer is a bearer token (RFC 6750) that any API request may send as `Authorization: Bearer <access_token>` instead of the Basic credentials, with the same effect: the key acts, with its role's permissions, its rate limit and its organization. A token lives 300 seconds by default (`expires_in`; there is no refresh token: ask for a new one) and stops working when its key is revoked or its user deactivated or deleted. Errors are the error envelope with RFC 6749 §5.2 fields beside it: `error` (the same as `code`: invalid_request, invalid_client, unsupported_grant_type, invalid_scope) and `error_description`. A wrong key or secret is a 401 that counts toward the sign-in lockout of the address (20 failures: 429 with Retry-After, for sign-in too). The same as /iam/v2beta/oauth2/token.
+         */
+        post: operations["createOAuth2TokenV2"];
         delete?: never;
         options?: never;
         head?: never;
@@ -90,6 +130,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/financial-data/v2/entities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's entities, oldest first
+         * @description Live entities; parentId keeps those directly under one entity. The first entity without a parent is the default of accounts registered without an entityId.
+         *
+         *     Pages: `limit` items at most (1 to 500, default 100); send the response's `nextToken` as `token` for the next page, with the same filters (changing a filter means starting again without a token). A page may hold fewer items than `limit` while more exist: only an empty `nextToken` means the end.
+         */
+        get: operations["listEntities"];
+        put?: never;
+        /**
+         * Create an entity
+         * @description A legal entity of the organization: own accounts belong to one, counterparties may be scoped to some. parentId, when given, names another live entity of the organization (400 otherwise). 409 external_id_taken when the externalId is already used.
+         */
+        post: operations["createEntity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/financial-data/v2/entities/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an entity by id or external:{externalId}
+         * @description 410 Gone once the entity was deleted.
+         */
+        get: operations["getEntity"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an entity
+         * @description Afterwards it answers 410 Gone. Requires If-Match. 409 conflict while accounts belong to it, other entities name it as their parent, or counterparties are scoped to it (entityIds).
+         */
+        delete: operations["deleteEntity"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an entity with a JSON Patch
+         * @description Allowed operations: replace /legalName, add /parentId, replace /parentId, remove /parentId, add /nationalIdentifier, replace /nationalIdentifier, remove /nationalIdentifier, add /address, replace /address, remove /address, add /metadata/*, replace /metadata/*, remove /metadata/*; externalId stays as created. A new parentId must name another live entity of the organization that is not below this one (400 otherwise: no cycles). Requires If-Match.
+         */
+        patch: operations["updateEntity"];
+        trace?: never;
+    };
+    "/financial-data/v2/entities/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The entity's events, oldest first
+         * @description CREATED, UPDATED, DELETED, each with the version of the entity after it; still readable after it was deleted.
+         *
+         *     Pages: `limit` items at most (1 to 500, default 100); send the response's `nextToken` as `token` for the next page, with the same filters (changing a filter means starting again without a token). A page may hold fewer items than `limit` while more exist: only an empty `nextToken` means the end.
+         */
+        get: operations["listEntityEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/financial-data/v2/accounts": {
         parameters: {
             query?: never;
@@ -99,7 +215,7 @@ export interface paths {
         };
         /**
          * List the organization's own bank accounts
-         * @description Oldest first. Filters: currency, and identifier — an account number such as an IBAN, matched with spaces and case ignored (spec: Typical flow 2, finding the source account of a payment).
+         * @description Oldest first. Filters: currency; identifier — an account number such as an IBAN, matched with spaces and case ignored (spec: Typical flow 2, finding the source account of a payment); entityId, the accounts of one entity.
          *
          *     Pages: `limit` items at most (1 to 500, default 100); send the response's `nextToken` as `token` for the next page, with the same filters (changing a filter means starting again without a token). A page may hold fewer items than `limit` while more exist: only an empty `nextToken` means the end.
          */
@@ -107,7 +223,7 @@ export interface paths {
         put?: never;
         /**
          * Register an own account held at a real bank
-         * @description Its transactions and balances then come from statements imported at /financial-data/v2/statements, matched by IBAN: 409 conflict when an account of the organization already has the IBAN, 409 external_id_taken when the externalId is.
+         * @description Its transactions and balances then come from statements imported at /financial-data/v2/statements, matched by IBAN: 409 conflict when an account of the organization already has the IBAN, 409 external_id_taken when the externalId is. It belongs to the entity entityId names (400 unless a live entity of the organization), by default to the organization's default entity: its oldest live entity without a parent.
          */
         post: operations["createAccount"];
         delete?: never;
@@ -134,8 +250,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Update an account's alias and metadata with a JSON Patch
-         * @description Allowed operations: add /alias, replace /alias, remove /alias, add /metadata/*, replace /metadata/*, remove /metadata/*. Requires If-Match.
+         * Update an account's alias, metadata and entity with a JSON Patch
+         * @description Allowed operations: replace /entityId, add /alias, replace /alias, remove /alias, add /metadata/*, replace /metadata/*, remove /metadata/*. A new entityId must name a live entity of the organization (400 otherwise); the affiliationId follows it. Requires If-Match.
          */
         patch: operations["updateAccount"];
         trace?: never;
@@ -507,7 +623,7 @@ export interface paths {
         put?: never;
         /**
          * Create a counterparty with its external accounts
-         * @description Up to 25 external accounts, each with its identifiers; IBANs are checked (checksum, country format) and stored in electronic form, without spaces. The answer holds each account's id: the destination.id of a credit transfer (spec: Typical flow 1). 409 external_id_taken when the externalId of the counterparty or of an account is already used.
+         * @description Up to 25 external accounts, each with its identifiers; IBANs are checked (checksum, country format) and stored in electronic form, without spaces. The answer holds each account's id: the destination.id of a credit transfer (spec: Typical flow 1). entityIds scopes it to entities of the organization (400 unless each is a live one; none: the whole organization). 409 external_id_taken when the externalId of the counterparty or of an account is already used.
          */
         post: operations["createCounterparty"];
         delete?: never;
@@ -539,7 +655,7 @@ export interface paths {
         head?: never;
         /**
          * Update a counterparty with a JSON Patch
-         * @description Allowed operations: replace /legalName, add /alias, replace /alias, remove /alias, add /partyType, replace /partyType, remove /partyType, add /email, replace /email, remove /email, add /phone, replace /phone, remove /phone, add /address, replace /address, remove /address, add /nationalIdentifier, replace /nationalIdentifier, remove /nationalIdentifier, add /metadata/*, replace /metadata/*, remove /metadata/*. Requires If-Match.
+         * @description Allowed operations: replace /legalName, add /alias, replace /alias, remove /alias, add /partyType, replace /partyType, remove /partyType, add /email, replace /email, remove /email, add /phone, replace /phone, remove /phone, add /address, replace /address, remove /address, add /nationalIdentifier, replace /nationalIdentifier, remove /nationalIdentifier, add /entityIds, replace /entityIds, remove /entityIds, add /metadata/*, replace /metadata/*, remove /metadata/*. Requires If-Match.
          */
         patch: operations["updateCounterparty"];
         trace?: never;
@@ -553,7 +669,7 @@ export interface paths {
         };
         /**
          * The counterparty's events, oldest first
-         * @description The counterparty's history (CREATED, UPDATED, DELETED), each event with the version of the counterparty after it; still readable after the counterparty was deleted. Its external accounts have events of their own.
+         * @description The counterparty's history (CREATED, UPDATED, DELETED), each event with the version of the counterparty after it; still readable after the counterparty was deleted. Its external accounts have events of their own; as the counterparty lists them, adding, changing or deleting one is also an UPDATED event of the counterparty, named EXTERNAL_ACCOUNT_ADDED, EXTERNAL_ACCOUNT_UPDATED or EXTERNAL_ACCOUNT_DELETED.
          *
          *     Pages: `limit` items at most (1 to 500, default 100); send the response's `nextToken` as `token` for the next page, with the same filters (changing a filter means starting again without a token). A page may hold fewer items than `limit` while more exist: only an empty `nextToken` means the end.
          */
@@ -581,7 +697,11 @@ export interface paths {
          */
         get: operations["listExternalAccounts"];
         put?: never;
-        post?: never;
+        /**
+         * Add an external account to a counterparty
+         * @description The account is checked as the accounts a counterparty is created with are: IBANs by checksum and country format, stored in electronic form. counterpartyId names a live counterparty of the organization (400 otherwise); it lists the new account, so its version and etag move on and it records the event EXTERNAL_ACCOUNT_ADDED. 409 external_id_taken when the externalId is already used by an external account of the organization, a deleted one included; 409 conflict when the counterparty already has 25 accounts.
+         */
+        post: operations["createExternalAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -597,17 +717,21 @@ export interface paths {
         };
         /**
          * Get an external account by id or external:{externalId}
-         * @description Its id is what a credit transfer names as destination.id. 410 Gone once its counterparty was deleted.
+         * @description Its id is what a credit transfer names as destination.id. 410 Gone once it or its counterparty was deleted.
          */
         get: operations["getExternalAccount"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete an external account
+         * @description Afterwards it answers 410 Gone, and its counterparty, whose version moves on (event EXTERNAL_ACCOUNT_DELETED), no longer lists it; its externalId stays taken. Requires If-Match. 409 conflict while a payment to or from it is in progress (not yet REJECTED, CANCELLED, FAILED, RETURNED or RECONCILED) or a mandate to collect from it is not CANCELLED.
+         */
+        delete: operations["deleteExternalAccount"];
         options?: never;
         head?: never;
         /**
          * Update an external account with a JSON Patch
-         * @description Allowed operations: add /alias, replace /alias, remove /alias, add /metadata/*, replace /metadata/*, remove /metadata/*; the account's identifiers never change. Requires If-Match.
+         * @description Allowed operations: add /alias, replace /alias, remove /alias, add /metadata/*, replace /metadata/*, remove /metadata/*; the account's identifiers never change. Requires If-Match. The counterparty lists the account, so its version moves on too (event EXTERNAL_ACCOUNT_UPDATED).
          */
         patch: operations["updateExternalAccount"];
         trace?: never;
@@ -1664,7 +1788,7 @@ export interface components {
         RateLimitReset: number;
         /** @description Seconds to wait before retrying. */
         RetryAfter: number;
-        /** @description The HTTP Basic challenge. */
+        /** @description The challenges: `Basic realm="kassa", charset="UTF-8", Bearer realm="kassa"`; for a bearer token that is not accepted, `Bearer realm="kassa", error="invalid_token", error_description="…"` (RFC 6750 §3). */
         WwwAuthenticate: string;
         /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
         IdempotentReplayed: "true";
@@ -2150,6 +2274,250 @@ export interface operations {
             };
         };
     };
+    createOAuth2Token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description `client_credentials`: the only grant this server issues tokens for */
+                    grant_type: string;
+                    /** @description The access key, when the credentials are sent in the body (client_secret_post) instead of by HTTP Basic */
+                    client_id?: string;
+                    /** @description The access key's secret, beside client_id */
+                    client_secret?: string;
+                    /** @description Not supported: a token acts with its access key's role, and a request naming a scope is refused (invalid_scope) */
+                    scope?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    /** @description no-store: a token is never cached (RFC 6749 §5.1) */
+                    "Cache-Control"?: string;
+                    /** @description no-cache */
+                    Pragma?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "access_token": "kassa_at_2x3oW9yC1mDqXo3tS0u6bqv8m1l4JQp3c3h1m0vKmYc",
+                     *       "token_type": "Bearer",
+                     *       "expires_in": 300
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Send as `Authorization: Bearer <access_token>` (RFC 6750 §2.1) on any API request until it expires: opaque, do not parse it */
+                        access_token: string;
+                        /** @enum {string} */
+                        token_type: "Bearer";
+                        /** @description Seconds from now the token is accepted for */
+                        expires_in?: number;
+                    };
+                };
+            };
+            /** @description invalid_request (a parameter missing, repeated or too long; a body that is not form-encoded), unsupported_grant_type, invalid_scope */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description RFC 6749 §5.2: the same as code
+                         * @enum {unknown}
+                         */
+                        error: "invalid_request" | "unsupported_grant_type" | "invalid_scope";
+                        /** @description RFC 6749 §5.2: the same as message, in printable ASCII */
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description invalid_client: no, malformed or wrong client credentials */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    /** @description Basic realm="kassa", charset="UTF-8" (RFC 6749 §5.2) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description RFC 6749 §5.2: the same as code
+                         * @enum {unknown}
+                         */
+                        error: "invalid_client";
+                        /** @description RFC 6749 §5.2: the same as message, in printable ASCII */
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Too many requests in the past minute */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server-side problem */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily offline for maintenance; Service unavailable */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createOAuth2TokenV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description `client_credentials`: the only grant this server issues tokens for */
+                    grant_type: string;
+                    /** @description The access key, when the credentials are sent in the body (client_secret_post) instead of by HTTP Basic */
+                    client_id?: string;
+                    /** @description The access key's secret, beside client_id */
+                    client_secret?: string;
+                    /** @description Not supported: a token acts with its access key's role, and a request naming a scope is refused (invalid_scope) */
+                    scope?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    /** @description no-store: a token is never cached (RFC 6749 §5.1) */
+                    "Cache-Control"?: string;
+                    /** @description no-cache */
+                    Pragma?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "access_token": "kassa_at_2x3oW9yC1mDqXo3tS0u6bqv8m1l4JQp3c3h1m0vKmYc",
+                     *       "token_type": "Bearer",
+                     *       "expires_in": 300
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Send as `Authorization: Bearer <access_token>` (RFC 6750 §2.1) on any API request until it expires: opaque, do not parse it */
+                        access_token: string;
+                        /** @enum {string} */
+                        token_type: "Bearer";
+                        /** @description Seconds from now the token is accepted for */
+                        expires_in?: number;
+                    };
+                };
+            };
+            /** @description invalid_request (a parameter missing, repeated or too long; a body that is not form-encoded), unsupported_grant_type, invalid_scope */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description RFC 6749 §5.2: the same as code
+                         * @enum {unknown}
+                         */
+                        error: "invalid_request" | "unsupported_grant_type" | "invalid_scope";
+                        /** @description RFC 6749 §5.2: the same as message, in printable ASCII */
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description invalid_client: no, malformed or wrong client credentials */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    /** @description Basic realm="kassa", charset="UTF-8" (RFC 6749 §5.2) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /**
+                         * @description RFC 6749 §5.2: the same as code
+                         * @enum {unknown}
+                         */
+                        error: "invalid_client";
+                        /** @description RFC 6749 §5.2: the same as message, in printable ASCII */
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Too many requests in the past minute */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server-side problem */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily offline for maintenance; Service unavailable */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     testIdempotency: {
         parameters: {
             query?: {
@@ -2302,17 +2670,15 @@ export interface operations {
             };
         };
     };
-    listAccounts: {
+    listEntities: {
         parameters: {
             query?: {
                 /** @description Page size: below 1 becomes 1, above 500 becomes 500; default 100 */
                 limit?: number;
                 /** @description The nextToken of the previous page */
                 token?: string;
-                /** @description ISO 4217 currency code */
-                currency?: string;
-                /** @description An account number (IBAN or other), spaces and case ignored */
-                identifier?: string;
+                /** @description Only the entities directly under this one */
+                parentId?: string;
             };
             header?: never;
             path?: never;
@@ -2344,6 +2710,1231 @@ export interface operations {
                             organizationId: string;
                             /** @description Client-chosen identifier, unique per organization and resource type. Look up with GET …/external:{externalId}. */
                             externalId?: string;
+                            legalName: string;
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            parentId?: string;
+                            nationalIdentifier?: {
+                                /** @enum {unknown} */
+                                type: "CIVIC" | "COMPANY";
+                                /** @description ISO 3166-1 alpha-2 market code */
+                                market: string;
+                                number: string;
+                            };
+                            address?: {
+                                /** @description ISO 3166-1 alpha-2 market code */
+                                country?: string;
+                                city?: string;
+                                postalCode?: string;
+                                streetName?: string;
+                                streetNumber?: string;
+                            };
+                            /** @description Up to 12 string values under keys of letters, digits and _ . + - */
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            version: number;
+                            /** @description Send verbatim in If-Match when updating. */
+                            etag: string;
+                            /** Format: date-time */
+                            created: string;
+                            /** Format: date-time */
+                            updated: string;
+                        }[];
+                        /** @description Token for the next page; empty when no more items are known to exist */
+                        nextToken: string;
+                        /** @description The token this page was requested with; empty when none was sent */
+                        token: string;
+                        /** @description The effective limit used */
+                        limit: number;
+                    };
+                };
+            };
+            /** @description The request is invalid; The pagination token is invalid; The JSON Patch is invalid */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication is missing or wrong */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The access key lacks permission for this resource or action */
+            403: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests in the past minute */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server-side problem */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily offline for maintenance; Service unavailable */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createEntity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: a retry with the same key (per organization, method and path, for 24 hours) replays the first response instead of acting again. The same key with a different request is a 422; while the first request still runs, a 425 with Retry-After. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "legalName": "Acme Nordics AB",
+                 *       "nationalIdentifier": {
+                 *         "type": "COMPANY",
+                 *         "market": "SE",
+                 *         "number": "5561234567"
+                 *       },
+                 *       "address": {
+                 *         "country": "SE",
+                 *         "city": "Stockholm",
+                 *         "postalCode": "11122",
+                 *         "streetName": "Drottninggatan",
+                 *         "streetNumber": "7"
+                 *       },
+                 *       "externalId": "erp-company-20",
+                 *       "metadata": {
+                 *         "companyCode": "20"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    legalName: string;
+                    /**
+                     * Format: uuid
+                     * @description Another live entity of the organization this one belongs under (a subsidiary its parent); never a cycle
+                     */
+                    parentId?: string;
+                    nationalIdentifier?: {
+                        /** @enum {unknown} */
+                        type: "CIVIC" | "COMPANY";
+                        /** @description ISO 3166-1 alpha-2 market code */
+                        market: string;
+                        number: string;
+                    };
+                    address?: {
+                        /** @description ISO 3166-1 alpha-2 market code */
+                        country?: string;
+                        city?: string;
+                        postalCode?: string;
+                        streetName?: string;
+                        streetNumber?: string;
+                    };
+                    /** @description Client-chosen identifier, unique per organization and resource type. Look up with GET …/external:{externalId}. */
+                    externalId?: string;
+                    /** @description Up to 12 string values under keys of letters, digits and _ . + - */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        id: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        organizationId: string;
+                        /** @description Client-chosen identifier, unique per organization and resource type. Look up with GET …/external:{externalId}. */
+                        externalId?: string;
+                        legalName: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        parentId?: string;
+                        nationalIdentifier?: {
+                            /** @enum {unknown} */
+                            type: "CIVIC" | "COMPANY";
+                            /** @description ISO 3166-1 alpha-2 market code */
+                            market: string;
+                            number: string;
+                        };
+                        address?: {
+                            /** @description ISO 3166-1 alpha-2 market code */
+                            country?: string;
+                            city?: string;
+                            postalCode?: string;
+                            streetName?: string;
+                            streetNumber?: string;
+                        };
+                        /** @description Up to 12 string values under keys of letters, digits and _ . + - */
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        version: number;
+                        /** @description Send verbatim in If-Match when updating. */
+                        etag: string;
+                        /** Format: date-time */
+                        created: string;
+                        /** Format: date-time */
+                        updated: string;
+                    };
+                };
+            };
+            /** @description The request is invalid; The pagination token is invalid; The JSON Patch is invalid */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication is missing or wrong */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The access key lacks permission for this resource or action */
+            403: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource; The externalId is already used by another resource of this type */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
+            422: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry later */
+            425: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests in the past minute */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server-side problem */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily offline for maintenance; Service unavailable */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getEntity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        id: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        organizationId: string;
+                        /** @description Client-chosen identifier, unique per organization and resource type. Look up with GET …/external:{externalId}. */
+                        externalId?: string;
+                        legalName: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        parentId?: string;
+                        nationalIdentifier?: {
+                            /** @enum {unknown} */
+                            type: "CIVIC" | "COMPANY";
+                            /** @description ISO 3166-1 alpha-2 market code */
+                            market: string;
+                            number: string;
+                        };
+                        address?: {
+                            /** @description ISO 3166-1 alpha-2 market code */
+                            country?: string;
+                            city?: string;
+                            postalCode?: string;
+                            streetName?: string;
+                            streetNumber?: string;
+                        };
+                        /** @description Up to 12 string values under keys of letters, digits and _ . + - */
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        version: number;
+                        /** @description Send verbatim in If-Match when updating. */
+                        etag: string;
+                        /** Format: date-time */
+                        created: string;
+                        /** Format: date-time */
+                        updated: string;
+                    };
+                };
+            };
+            /** @description The request is invalid; The pagination token is invalid; The JSON Patch is invalid */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication is missing or wrong */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The access key lacks permission for this resource or action */
+            403: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Resource not found; No such endpoint */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The resource existed but was deleted */
+            410: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests in the past minute */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server-side problem */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily offline for maintenance; Service unavailable */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteEntity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The resource's etag, verbatim (e.g. version:3). Required: missing → 428, stale → 412. */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; The pagination token is invalid; The JSON Patch is invalid */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication is missing or wrong */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The access key lacks permission for this resource or action */
+            403: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Resource not found; No such endpoint */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource; The externalId is already used by another resource of this type */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The resource existed but was deleted */
+            410: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description If-Match does not match the current etag of the resource; The webhook already has the most signing keys it may have (2); delete one first; A webhook keeps at least one signing key; add another before deleting this one */
+            412: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The If-Match header is required on updates */
+            428: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests in the past minute */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server-side problem */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily offline for maintenance; Service unavailable */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateEntity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The resource's etag, verbatim (e.g. version:3). Required: missing → 428, stale → 412. */
+                "if-match"?: string;
+                /** @description Makes the request safe to retry: a retry with the same key (per organization, method and path, for 24 hours) replays the first response instead of acting again. The same key with a different request is a 422; while the first request still runs, a 425 with Retry-After. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description A JSON Patch (RFC 6902). Content-Type application/json-patch+json (application/json is accepted too). */
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "op": "replace",
+                 *         "path": "/legalName",
+                 *         "value": "Acme Nordics AB (publ)"
+                 *       },
+                 *       {
+                 *         "op": "remove",
+                 *         "path": "/parentId"
+                 *       }
+                 *     ]
+                 */
+                "application/json-patch+json": {
+                    /** @enum {unknown} */
+                    op: "add" | "remove" | "replace" | "move" | "copy" | "test";
+                    /** @description JSON Pointer (RFC 6901) */
+                    path: string;
+                    value?: unknown;
+                    from?: string;
+                }[];
+                /**
+                 * @example [
+                 *       {
+                 *         "op": "replace",
+                 *         "path": "/legalName",
+                 *         "value": "Acme Nordics AB (publ)"
+                 *       },
+                 *       {
+                 *         "op": "remove",
+                 *         "path": "/parentId"
+                 *       }
+                 *     ]
+                 */
+                "application/json": {
+                    /** @enum {unknown} */
+                    op: "add" | "remove" | "replace" | "move" | "copy" | "test";
+                    /** @description JSON Pointer (RFC 6901) */
+                    path: string;
+                    value?: unknown;
+                    from?: string;
+                }[];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        id: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        organizationId: string;
+                        /** @description Client-chosen identifier, unique per organization and resource type. Look up with GET …/external:{externalId}. */
+                        externalId?: string;
+                        legalName: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        parentId?: string;
+                        nationalIdentifier?: {
+                            /** @enum {unknown} */
+                            type: "CIVIC" | "COMPANY";
+                            /** @description ISO 3166-1 alpha-2 market code */
+                            market: string;
+                            number: string;
+                        };
+                        address?: {
+                            /** @description ISO 3166-1 alpha-2 market code */
+                            country?: string;
+                            city?: string;
+                            postalCode?: string;
+                            streetName?: string;
+                            streetNumber?: string;
+                        };
+                        /** @description Up to 12 string values under keys of letters, digits and _ . + - */
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        version: number;
+                        /** @description Send verbatim in If-Match when updating. */
+                        etag: string;
+                        /** Format: date-time */
+                        created: string;
+                        /** Format: date-time */
+                        updated: string;
+                    };
+                };
+            };
+            /** @description The request is invalid; The pagination token is invalid; The JSON Patch is invalid */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication is missing or wrong */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The access key lacks permission for this resource or action */
+            403: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Resource not found; No such endpoint */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The resource existed but was deleted */
+            410: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description If-Match does not match the current etag of the resource; The webhook already has the most signing keys it may have (2); delete one first; A webhook keeps at least one signing key; add another before deleting this one */
+            412: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
+            422: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry later */
+            425: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The If-Match header is required on updates */
+            428: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests in the past minute */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server-side problem */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily offline for maintenance; Service unavailable */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listEntityEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size: below 1 becomes 1, above 500 becomes 500; default 100 */
+                limit?: number;
+                /** @description The nextToken of the previous page */
+                token?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description Sequential per entity */
+                            id: number;
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            organizationId: string;
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            entityId: string;
+                            /** @enum {unknown} */
+                            type: "CREATED" | "UPDATED" | "DELETED";
+                            /** @description What happened, e.g. CREATED, UPDATED, FULLY_APPROVED, SENT_TO_BANK */
+                            name: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                            /** @description User id, BANK, or KASSA for the system */
+                            originator: string;
+                            message?: string;
+                            /** @description Version of the entity after the event */
+                            entityVersion: number;
+                        }[];
+                        /** @description Token for the next page; empty when no more items are known to exist */
+                        nextToken: string;
+                        /** @description The token this page was requested with; empty when none was sent */
+                        token: string;
+                        /** @description The effective limit used */
+                        limit: number;
+                    };
+                };
+            };
+            /** @description The request is invalid; The pagination token is invalid; The JSON Patch is invalid */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication is missing or wrong */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The access key lacks permission for this resource or action */
+            403: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Resource not found; No such endpoint */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests in the past minute */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server-side problem */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily offline for maintenance; Service unavailable */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listAccounts: {
+        parameters: {
+            query?: {
+                /** @description Page size: below 1 becomes 1, above 500 becomes 500; default 100 */
+                limit?: number;
+                /** @description The nextToken of the previous page */
+                token?: string;
+                /** @description ISO 4217 currency code */
+                currency?: string;
+                /** @description An account number (IBAN or other), spaces and case ignored */
+                identifier?: string;
+                /** @description Only the accounts of this entity */
+                entityId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            organizationId: string;
+                            /**
+                             * Format: uuid
+                             * @description The entity (/financial-data/v2/entities) the account belongs to
+                             */
+                            entityId: string;
+                            /**
+                             * Format: uuid
+                             * @description The bank connection (/connectivity/v2/connections) the account is held through: the FILES connection it was registered with, or the sandbox bank's own SANDBOX connection. An account registered without a connection (statements only) names its bank instead: an id derived from the organization and the bank's BIC (else its name), shared by such accounts at that bank, that is no connection
+                             */
+                            thirdPartyId: string;
+                            /**
+                             * Format: uuid
+                             * @description The relationship of the account's entity with its third party: an id derived from entityId and thirdPartyId (UUID v5), the same for every account of the entity at that third party
+                             */
+                            affiliationId: string;
+                            /** @description Client-chosen identifier, unique per organization and resource type. Look up with GET …/external:{externalId}. */
+                            externalId?: string;
                             /** @description Name given by the bank */
                             name: string;
                             alias?: string;
@@ -2361,13 +3952,14 @@ export interface operations {
                                 type: string;
                                 number: string;
                             }[];
+                            /** @description How the bank is reached: its BIC (type BIC) when known, else empty */
+                            routing: {
+                                /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                type: string;
+                                number: string;
+                            }[];
                             /** @description True for accounts at the sandbox bank */
                             fictive: boolean;
-                            /**
-                             * Format: uuid
-                             * @description The bank connection (/connectivity/v2/connections) through which Kassa pays from the account
-                             */
-                            thirdPartyId?: string;
                             /** @description Up to 12 string values under keys of letters, digits and _ . + - */
                             metadata: {
                                 [key: string]: string;
@@ -2526,6 +4118,11 @@ export interface operations {
                      * @description A FILES connection of the organization: payments from the account go out in its files. Shown as thirdPartyId
                      */
                     connectionId?: string;
+                    /**
+                     * Format: uuid
+                     * @description The entity the account belongs to, a live one of the organization. Default: the organization's default entity, its oldest live entity without a parent (the one it started with, unless that was deleted)
+                     */
+                    entityId?: string;
                     /** @description Client-chosen identifier, unique per organization and resource type. Look up with GET …/external:{externalId}. */
                     externalId?: string;
                     /** @description Up to 12 string values under keys of letters, digits and _ . + - */
@@ -2558,6 +4155,21 @@ export interface operations {
                          * @description Identifier of the resource
                          */
                         organizationId: string;
+                        /**
+                         * Format: uuid
+                         * @description The entity (/financial-data/v2/entities) the account belongs to
+                         */
+                        entityId: string;
+                        /**
+                         * Format: uuid
+                         * @description The bank connection (/connectivity/v2/connections) the account is held through: the FILES connection it was registered with, or the sandbox bank's own SANDBOX connection. An account registered without a connection (statements only) names its bank instead: an id derived from the organization and the bank's BIC (else its name), shared by such accounts at that bank, that is no connection
+                         */
+                        thirdPartyId: string;
+                        /**
+                         * Format: uuid
+                         * @description The relationship of the account's entity with its third party: an id derived from entityId and thirdPartyId (UUID v5), the same for every account of the entity at that third party
+                         */
+                        affiliationId: string;
                         /** @description Client-chosen identifier, unique per organization and resource type. Look up with GET …/external:{externalId}. */
                         externalId?: string;
                         /** @description Name given by the bank */
@@ -2577,13 +4189,14 @@ export interface operations {
                             type: string;
                             number: string;
                         }[];
+                        /** @description How the bank is reached: its BIC (type BIC) when known, else empty */
+                        routing: {
+                            /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                            type: string;
+                            number: string;
+                        }[];
                         /** @description True for accounts at the sandbox bank */
                         fictive: boolean;
-                        /**
-                         * Format: uuid
-                         * @description The bank connection (/connectivity/v2/connections) through which Kassa pays from the account
-                         */
-                        thirdPartyId?: string;
                         /** @description Up to 12 string values under keys of letters, digits and _ . + - */
                         metadata: {
                             [key: string]: string;
@@ -2773,6 +4386,21 @@ export interface operations {
                          * @description Identifier of the resource
                          */
                         organizationId: string;
+                        /**
+                         * Format: uuid
+                         * @description The entity (/financial-data/v2/entities) the account belongs to
+                         */
+                        entityId: string;
+                        /**
+                         * Format: uuid
+                         * @description The bank connection (/connectivity/v2/connections) the account is held through: the FILES connection it was registered with, or the sandbox bank's own SANDBOX connection. An account registered without a connection (statements only) names its bank instead: an id derived from the organization and the bank's BIC (else its name), shared by such accounts at that bank, that is no connection
+                         */
+                        thirdPartyId: string;
+                        /**
+                         * Format: uuid
+                         * @description The relationship of the account's entity with its third party: an id derived from entityId and thirdPartyId (UUID v5), the same for every account of the entity at that third party
+                         */
+                        affiliationId: string;
                         /** @description Client-chosen identifier, unique per organization and resource type. Look up with GET …/external:{externalId}. */
                         externalId?: string;
                         /** @description Name given by the bank */
@@ -2792,13 +4420,14 @@ export interface operations {
                             type: string;
                             number: string;
                         }[];
+                        /** @description How the bank is reached: its BIC (type BIC) when known, else empty */
+                        routing: {
+                            /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                            type: string;
+                            number: string;
+                        }[];
                         /** @description True for accounts at the sandbox bank */
                         fictive: boolean;
-                        /**
-                         * Format: uuid
-                         * @description The bank connection (/connectivity/v2/connections) through which Kassa pays from the account
-                         */
-                        thirdPartyId?: string;
                         /** @description Up to 12 string values under keys of letters, digits and _ . + - */
                         metadata: {
                             [key: string]: string;
@@ -2989,6 +4618,21 @@ export interface operations {
                          * @description Identifier of the resource
                          */
                         organizationId: string;
+                        /**
+                         * Format: uuid
+                         * @description The entity (/financial-data/v2/entities) the account belongs to
+                         */
+                        entityId: string;
+                        /**
+                         * Format: uuid
+                         * @description The bank connection (/connectivity/v2/connections) the account is held through: the FILES connection it was registered with, or the sandbox bank's own SANDBOX connection. An account registered without a connection (statements only) names its bank instead: an id derived from the organization and the bank's BIC (else its name), shared by such accounts at that bank, that is no connection
+                         */
+                        thirdPartyId: string;
+                        /**
+                         * Format: uuid
+                         * @description The relationship of the account's entity with its third party: an id derived from entityId and thirdPartyId (UUID v5), the same for every account of the entity at that third party
+                         */
+                        affiliationId: string;
                         /** @description Client-chosen identifier, unique per organization and resource type. Look up with GET …/external:{externalId}. */
                         externalId?: string;
                         /** @description Name given by the bank */
@@ -3008,13 +4652,14 @@ export interface operations {
                             type: string;
                             number: string;
                         }[];
+                        /** @description How the bank is reached: its BIC (type BIC) when known, else empty */
+                        routing: {
+                            /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                            type: string;
+                            number: string;
+                        }[];
                         /** @description True for accounts at the sandbox bank */
                         fictive: boolean;
-                        /**
-                         * Format: uuid
-                         * @description The bank connection (/connectivity/v2/connections) through which Kassa pays from the account
-                         */
-                        thirdPartyId?: string;
                         /** @description Up to 12 string values under keys of letters, digits and _ . + - */
                         metadata: {
                             [key: string]: string;
@@ -3288,7 +4933,14 @@ export interface operations {
                                         number: string;
                                     }[];
                                     bic?: string;
-                                    rawIdentifier?: string;
+                                    /** @description The bank's BIC (type BIC) when reported; else empty */
+                                    routing: {
+                                        /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                        type: string;
+                                        number: string;
+                                    }[];
+                                    /** @description The account number as the bank reported it: the IBAN, or another identifier; empty when it reported only the bank */
+                                    rawIdentifier: string;
                                 };
                             };
                             bankTransactionCode?: {
@@ -3498,7 +5150,14 @@ export interface operations {
                                     number: string;
                                 }[];
                                 bic?: string;
-                                rawIdentifier?: string;
+                                /** @description The bank's BIC (type BIC) when reported; else empty */
+                                routing: {
+                                    /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                    type: string;
+                                    number: string;
+                                }[];
+                                /** @description The account number as the bank reported it: the IBAN, or another identifier; empty when it reported only the bank */
+                                rawIdentifier: string;
                             };
                         };
                         bankTransactionCode?: {
@@ -3758,7 +5417,14 @@ export interface operations {
                                     number: string;
                                 }[];
                                 bic?: string;
-                                rawIdentifier?: string;
+                                /** @description The bank's BIC (type BIC) when reported; else empty */
+                                routing: {
+                                    /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                    type: string;
+                                    number: string;
+                                }[];
+                                /** @description The account number as the bank reported it: the IBAN, or another identifier; empty when it reported only the bank */
+                                rawIdentifier: string;
                             };
                         };
                         bankTransactionCode?: {
@@ -5101,7 +6767,14 @@ export interface operations {
                                     number: string;
                                 }[];
                                 bic?: string;
-                                rawIdentifier?: string;
+                                /** @description The bank's BIC (type BIC) when reported; else empty */
+                                routing: {
+                                    /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                    type: string;
+                                    number: string;
+                                }[];
+                                /** @description The account number as the bank reported it: the IBAN, or another identifier; empty when it reported only the bank */
+                                rawIdentifier: string;
                             };
                         };
                         bankTransactionCode?: {
@@ -7255,6 +8928,8 @@ export interface operations {
                                 market: string;
                                 number: string;
                             };
+                            /** @description The entities the counterparty is scoped to; absent: the whole organization */
+                            entityIds?: string[];
                             accounts: {
                                 /**
                                  * Format: uuid
@@ -7284,6 +8959,8 @@ export interface operations {
                                 alias?: string;
                                 /** @description The alias, else the account number in display form */
                                 name: string;
+                                /** @description Its counterparty's entityIds, inherited and read-only (reference §2.6); absent: the whole organization */
+                                entityIds?: string[];
                                 /** @description Up to 12 string values under keys of letters, digits and _ . + - */
                                 metadata: {
                                     [key: string]: string;
@@ -7481,6 +9158,8 @@ export interface operations {
                             [key: string]: string;
                         };
                     }[];
+                    /** @description The entities of the organization the counterparty is scoped to; empty or absent: the whole organization */
+                    entityIds?: string[];
                     /** @description Client-chosen identifier, unique per organization and resource type. Look up with GET …/external:{externalId}. */
                     externalId?: string;
                     /** @description Up to 12 string values under keys of letters, digits and _ . + - */
@@ -7536,6 +9215,8 @@ export interface operations {
                             market: string;
                             number: string;
                         };
+                        /** @description The entities the counterparty is scoped to; absent: the whole organization */
+                        entityIds?: string[];
                         accounts: {
                             /**
                              * Format: uuid
@@ -7565,6 +9246,8 @@ export interface operations {
                             alias?: string;
                             /** @description The alias, else the account number in display form */
                             name: string;
+                            /** @description Its counterparty's entityIds, inherited and read-only (reference §2.6); absent: the whole organization */
+                            entityIds?: string[];
                             /** @description Up to 12 string values under keys of letters, digits and _ . + - */
                             metadata: {
                                 [key: string]: string;
@@ -7789,6 +9472,8 @@ export interface operations {
                             market: string;
                             number: string;
                         };
+                        /** @description The entities the counterparty is scoped to; absent: the whole organization */
+                        entityIds?: string[];
                         accounts: {
                             /**
                              * Format: uuid
@@ -7818,6 +9503,8 @@ export interface operations {
                             alias?: string;
                             /** @description The alias, else the account number in display form */
                             name: string;
+                            /** @description Its counterparty's entityIds, inherited and read-only (reference §2.6); absent: the whole organization */
+                            entityIds?: string[];
                             /** @description Up to 12 string values under keys of letters, digits and _ . + - */
                             metadata: {
                                 [key: string]: string;
@@ -8210,6 +9897,8 @@ export interface operations {
                             market: string;
                             number: string;
                         };
+                        /** @description The entities the counterparty is scoped to; absent: the whole organization */
+                        entityIds?: string[];
                         accounts: {
                             /**
                              * Format: uuid
@@ -8239,6 +9928,8 @@ export interface operations {
                             alias?: string;
                             /** @description The alias, else the account number in display form */
                             name: string;
+                            /** @description Its counterparty's entityIds, inherited and read-only (reference §2.6); absent: the whole organization */
+                            entityIds?: string[];
                             /** @description Up to 12 string values under keys of letters, digits and _ . + - */
                             metadata: {
                                 [key: string]: string;
@@ -8641,6 +10332,8 @@ export interface operations {
                             alias?: string;
                             /** @description The alias, else the account number in display form */
                             name: string;
+                            /** @description Its counterparty's entityIds, inherited and read-only (reference §2.6); absent: the whole organization */
+                            entityIds?: string[];
                             /** @description Up to 12 string values under keys of letters, digits and _ . + - */
                             metadata: {
                                 [key: string]: string;
@@ -8739,6 +10432,259 @@ export interface operations {
             };
         };
     };
+    createExternalAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: a retry with the same key (per organization, method and path, for 24 hours) replays the first response instead of acting again. The same key with a different request is a 422; while the first request still runs, a 425 with Retry-After. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "counterpartyId": "0190b2a4-5c3e-7d1f-9a2b-3c4d5e6f7a8b",
+                 *       "market": "FR",
+                 *       "identifiers": [
+                 *         {
+                 *           "market": "FR",
+                 *           "type": "IBAN",
+                 *           "number": "FR1420041010050500013M02606"
+                 *         }
+                 *       ],
+                 *       "alias": "Acme Paris account",
+                 *       "externalId": "erp-supplier-1042-paris"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Identifier of the resource
+                     */
+                    counterpartyId: string;
+                    /** @description ISO 3166-1 alpha-2 market code */
+                    market: string;
+                    identifiers: {
+                        /** @description ISO 3166-1 alpha-2 market code */
+                        market: string;
+                        /** @enum {unknown} */
+                        type: "IBAN" | "NUMBER" | "SE_BANKGIRO" | "SE_PLUSGIRO" | "DK_FIK" | "ADYEN" | "PAYPAL" | "SOLDO" | "WALLET_SWISSQUOTE" | "WALLET_AIRWALLEX" | "WALLET_HYPERWALLET" | "WALLET_PAYHAWK" | "WALLET_STRIPE" | "AU_BPAY_BILLER_CODE";
+                        /** @description The account number, unformatted */
+                        number: string;
+                    }[];
+                    alias?: string;
+                    /** @description Client-chosen identifier, unique per organization and resource type. Look up with GET …/external:{externalId}. */
+                    externalId?: string;
+                    /** @description Up to 12 string values under keys of letters, digits and _ . + - */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        id: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        organizationId: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        counterpartyId: string;
+                        /** @description Client-chosen identifier, unique per organization and resource type. Look up with GET …/external:{externalId}. */
+                        externalId?: string;
+                        /** @description ISO 3166-1 alpha-2 market code */
+                        market: string;
+                        identifiers: {
+                            /** @description ISO 3166-1 alpha-2 market code */
+                            market: string;
+                            type: string;
+                            number: string;
+                        }[];
+                        alias?: string;
+                        /** @description The alias, else the account number in display form */
+                        name: string;
+                        /** @description Its counterparty's entityIds, inherited and read-only (reference §2.6); absent: the whole organization */
+                        entityIds?: string[];
+                        /** @description Up to 12 string values under keys of letters, digits and _ . + - */
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        version: number;
+                        /** @description Send verbatim in If-Match when updating. */
+                        etag: string;
+                        /** Format: date-time */
+                        created: string;
+                        /** Format: date-time */
+                        updated: string;
+                    };
+                };
+            };
+            /** @description The request is invalid; The pagination token is invalid; The JSON Patch is invalid */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication is missing or wrong */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The access key lacks permission for this resource or action */
+            403: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource; The externalId is already used by another resource of this type */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
+            422: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry later */
+            425: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests in the past minute */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server-side problem */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily offline for maintenance; Service unavailable */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getExternalAccount: {
         parameters: {
             query?: never;
@@ -8789,6 +10735,8 @@ export interface operations {
                         alias?: string;
                         /** @description The alias, else the account number in display form */
                         name: string;
+                        /** @description Its counterparty's entityIds, inherited and read-only (reference §2.6); absent: the whole organization */
+                        entityIds?: string[];
                         /** @description Up to 12 string values under keys of letters, digits and _ . + - */
                         metadata: {
                             [key: string]: string;
@@ -8855,6 +10803,173 @@ export interface operations {
             };
             /** @description The resource existed but was deleted */
             410: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests in the past minute */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server-side problem */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily offline for maintenance; Service unavailable */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteExternalAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The resource's etag, verbatim (e.g. version:3). Required: missing → 428, stale → 412. */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; The pagination token is invalid; The JSON Patch is invalid */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication is missing or wrong */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The access key lacks permission for this resource or action */
+            403: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Resource not found; No such endpoint */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource; The externalId is already used by another resource of this type */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The resource existed but was deleted */
+            410: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description If-Match does not match the current etag of the resource; The webhook already has the most signing keys it may have (2); delete one first; A webhook keeps at least one signing key; add another before deleting this one */
+            412: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The If-Match header is required on updates */
+            428: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9000,6 +11115,8 @@ export interface operations {
                         alias?: string;
                         /** @description The alias, else the account number in display form */
                         name: string;
+                        /** @description Its counterparty's entityIds, inherited and read-only (reference §2.6); absent: the whole organization */
+                        entityIds?: string[];
                         /** @description Up to 12 string values under keys of letters, digits and _ . + - */
                         metadata: {
                             [key: string]: string;
@@ -9270,6 +11387,12 @@ export interface operations {
                                     number: string;
                                 }[];
                                 bic?: string;
+                                /** @description The bank's BIC (type BIC) when known; else empty */
+                                routing: {
+                                    /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                    type: string;
+                                    number: string;
+                                }[];
                             };
                             sourceHolder: {
                                 /** @enum {unknown} */
@@ -9314,6 +11437,12 @@ export interface operations {
                                     number: string;
                                 }[];
                                 bic?: string;
+                                /** @description The bank's BIC (type BIC) when known; else empty */
+                                routing: {
+                                    /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                    type: string;
+                                    number: string;
+                                }[];
                             };
                             destinationHolder: {
                                 /** @enum {unknown} */
@@ -9343,9 +11472,9 @@ export interface operations {
                                 id: string;
                                 /**
                                  * Format: uuid
-                                 * @description Identifier of the resource
+                                 * @description The approval chain that added the step. A step of the Owner's, added because no chain applied, names the organization's implicit Owner chain: an id of its own, the same for every such step of the organization, that no chain listed at /iam/v2/approval-chains has
                                  */
-                                approvalChainId?: string;
+                                approvalChainId: string;
                                 requiredRoleIds?: string[];
                                 requiredUserIds?: string[];
                                 /** @enum {unknown} */
@@ -9356,6 +11485,9 @@ export interface operations {
                                      * @description Identifier of the resource
                                      */
                                     id: string;
+                                    /** @description What the user signs in with: the email of a person, the name of a programmatic user */
+                                    username: string;
+                                    name: string;
                                 };
                                 /** Format: date-time */
                                 updated?: string;
@@ -9621,6 +11753,12 @@ export interface operations {
                                 number: string;
                             }[];
                             bic?: string;
+                            /** @description The bank's BIC (type BIC) when known; else empty */
+                            routing: {
+                                /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                type: string;
+                                number: string;
+                            }[];
                         };
                         sourceHolder: {
                             /** @enum {unknown} */
@@ -9665,6 +11803,12 @@ export interface operations {
                                 number: string;
                             }[];
                             bic?: string;
+                            /** @description The bank's BIC (type BIC) when known; else empty */
+                            routing: {
+                                /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                type: string;
+                                number: string;
+                            }[];
                         };
                         destinationHolder: {
                             /** @enum {unknown} */
@@ -9694,9 +11838,9 @@ export interface operations {
                             id: string;
                             /**
                              * Format: uuid
-                             * @description Identifier of the resource
+                             * @description The approval chain that added the step. A step of the Owner's, added because no chain applied, names the organization's implicit Owner chain: an id of its own, the same for every such step of the organization, that no chain listed at /iam/v2/approval-chains has
                              */
-                            approvalChainId?: string;
+                            approvalChainId: string;
                             requiredRoleIds?: string[];
                             requiredUserIds?: string[];
                             /** @enum {unknown} */
@@ -9707,6 +11851,9 @@ export interface operations {
                                  * @description Identifier of the resource
                                  */
                                 id: string;
+                                /** @description What the user signs in with: the email of a person, the name of a programmatic user */
+                                username: string;
+                                name: string;
                             };
                             /** Format: date-time */
                             updated?: string;
@@ -9964,6 +12111,12 @@ export interface operations {
                                 number: string;
                             }[];
                             bic?: string;
+                            /** @description The bank's BIC (type BIC) when known; else empty */
+                            routing: {
+                                /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                type: string;
+                                number: string;
+                            }[];
                         };
                         sourceHolder: {
                             /** @enum {unknown} */
@@ -10008,6 +12161,12 @@ export interface operations {
                                 number: string;
                             }[];
                             bic?: string;
+                            /** @description The bank's BIC (type BIC) when known; else empty */
+                            routing: {
+                                /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                type: string;
+                                number: string;
+                            }[];
                         };
                         destinationHolder: {
                             /** @enum {unknown} */
@@ -10037,9 +12196,9 @@ export interface operations {
                             id: string;
                             /**
                              * Format: uuid
-                             * @description Identifier of the resource
+                             * @description The approval chain that added the step. A step of the Owner's, added because no chain applied, names the organization's implicit Owner chain: an id of its own, the same for every such step of the organization, that no chain listed at /iam/v2/approval-chains has
                              */
-                            approvalChainId?: string;
+                            approvalChainId: string;
                             requiredRoleIds?: string[];
                             requiredUserIds?: string[];
                             /** @enum {unknown} */
@@ -10050,6 +12209,9 @@ export interface operations {
                                  * @description Identifier of the resource
                                  */
                                 id: string;
+                                /** @description What the user signs in with: the email of a person, the name of a programmatic user */
+                                username: string;
+                                name: string;
                             };
                             /** Format: date-time */
                             updated?: string;
@@ -10298,6 +12460,12 @@ export interface operations {
                                 number: string;
                             }[];
                             bic?: string;
+                            /** @description The bank's BIC (type BIC) when known; else empty */
+                            routing: {
+                                /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                type: string;
+                                number: string;
+                            }[];
                         };
                         sourceHolder: {
                             /** @enum {unknown} */
@@ -10342,6 +12510,12 @@ export interface operations {
                                 number: string;
                             }[];
                             bic?: string;
+                            /** @description The bank's BIC (type BIC) when known; else empty */
+                            routing: {
+                                /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                type: string;
+                                number: string;
+                            }[];
                         };
                         destinationHolder: {
                             /** @enum {unknown} */
@@ -10371,9 +12545,9 @@ export interface operations {
                             id: string;
                             /**
                              * Format: uuid
-                             * @description Identifier of the resource
+                             * @description The approval chain that added the step. A step of the Owner's, added because no chain applied, names the organization's implicit Owner chain: an id of its own, the same for every such step of the organization, that no chain listed at /iam/v2/approval-chains has
                              */
-                            approvalChainId?: string;
+                            approvalChainId: string;
                             requiredRoleIds?: string[];
                             requiredUserIds?: string[];
                             /** @enum {unknown} */
@@ -10384,6 +12558,9 @@ export interface operations {
                                  * @description Identifier of the resource
                                  */
                                 id: string;
+                                /** @description What the user signs in with: the email of a person, the name of a programmatic user */
+                                username: string;
+                                name: string;
                             };
                             /** Format: date-time */
                             updated?: string;
@@ -10686,6 +12863,12 @@ export interface operations {
                                 number: string;
                             }[];
                             bic?: string;
+                            /** @description The bank's BIC (type BIC) when known; else empty */
+                            routing: {
+                                /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                type: string;
+                                number: string;
+                            }[];
                         };
                         sourceHolder: {
                             /** @enum {unknown} */
@@ -10730,6 +12913,12 @@ export interface operations {
                                 number: string;
                             }[];
                             bic?: string;
+                            /** @description The bank's BIC (type BIC) when known; else empty */
+                            routing: {
+                                /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                type: string;
+                                number: string;
+                            }[];
                         };
                         destinationHolder: {
                             /** @enum {unknown} */
@@ -10759,9 +12948,9 @@ export interface operations {
                             id: string;
                             /**
                              * Format: uuid
-                             * @description Identifier of the resource
+                             * @description The approval chain that added the step. A step of the Owner's, added because no chain applied, names the organization's implicit Owner chain: an id of its own, the same for every such step of the organization, that no chain listed at /iam/v2/approval-chains has
                              */
-                            approvalChainId?: string;
+                            approvalChainId: string;
                             requiredRoleIds?: string[];
                             requiredUserIds?: string[];
                             /** @enum {unknown} */
@@ -10772,6 +12961,9 @@ export interface operations {
                                  * @description Identifier of the resource
                                  */
                                 id: string;
+                                /** @description What the user signs in with: the email of a person, the name of a programmatic user */
+                                username: string;
+                                name: string;
                             };
                             /** Format: date-time */
                             updated?: string;
@@ -11034,6 +13226,12 @@ export interface operations {
                                 number: string;
                             }[];
                             bic?: string;
+                            /** @description The bank's BIC (type BIC) when known; else empty */
+                            routing: {
+                                /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                type: string;
+                                number: string;
+                            }[];
                         };
                         sourceHolder: {
                             /** @enum {unknown} */
@@ -11078,6 +13276,12 @@ export interface operations {
                                 number: string;
                             }[];
                             bic?: string;
+                            /** @description The bank's BIC (type BIC) when known; else empty */
+                            routing: {
+                                /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                type: string;
+                                number: string;
+                            }[];
                         };
                         destinationHolder: {
                             /** @enum {unknown} */
@@ -11107,9 +13311,9 @@ export interface operations {
                             id: string;
                             /**
                              * Format: uuid
-                             * @description Identifier of the resource
+                             * @description The approval chain that added the step. A step of the Owner's, added because no chain applied, names the organization's implicit Owner chain: an id of its own, the same for every such step of the organization, that no chain listed at /iam/v2/approval-chains has
                              */
-                            approvalChainId?: string;
+                            approvalChainId: string;
                             requiredRoleIds?: string[];
                             requiredUserIds?: string[];
                             /** @enum {unknown} */
@@ -11120,6 +13324,9 @@ export interface operations {
                                  * @description Identifier of the resource
                                  */
                                 id: string;
+                                /** @description What the user signs in with: the email of a person, the name of a programmatic user */
+                                username: string;
+                                name: string;
                             };
                             /** Format: date-time */
                             updated?: string;
@@ -11380,6 +13587,12 @@ export interface operations {
                                 number: string;
                             }[];
                             bic?: string;
+                            /** @description The bank's BIC (type BIC) when known; else empty */
+                            routing: {
+                                /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                type: string;
+                                number: string;
+                            }[];
                         };
                         sourceHolder: {
                             /** @enum {unknown} */
@@ -11424,6 +13637,12 @@ export interface operations {
                                 number: string;
                             }[];
                             bic?: string;
+                            /** @description The bank's BIC (type BIC) when known; else empty */
+                            routing: {
+                                /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                type: string;
+                                number: string;
+                            }[];
                         };
                         destinationHolder: {
                             /** @enum {unknown} */
@@ -11453,9 +13672,9 @@ export interface operations {
                             id: string;
                             /**
                              * Format: uuid
-                             * @description Identifier of the resource
+                             * @description The approval chain that added the step. A step of the Owner's, added because no chain applied, names the organization's implicit Owner chain: an id of its own, the same for every such step of the organization, that no chain listed at /iam/v2/approval-chains has
                              */
-                            approvalChainId?: string;
+                            approvalChainId: string;
                             requiredRoleIds?: string[];
                             requiredUserIds?: string[];
                             /** @enum {unknown} */
@@ -11466,6 +13685,9 @@ export interface operations {
                                  * @description Identifier of the resource
                                  */
                                 id: string;
+                                /** @description What the user signs in with: the email of a person, the name of a programmatic user */
+                                username: string;
+                                name: string;
                             };
                             /** Format: date-time */
                             updated?: string;
@@ -11836,6 +14058,58 @@ export interface operations {
                              * @description Identifier of the resource
                              */
                             counterpartyId: string;
+                            /** @description The account collected from: the external account, as it is now */
+                            source: {
+                                /** @enum {unknown} */
+                                type: "ACCOUNT" | "EXTERNAL_ACCOUNT";
+                                /**
+                                 * Format: uuid
+                                 * @description Identifier of the resource
+                                 */
+                                id: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Identifier of the resource
+                                 */
+                                organizationId: string;
+                                /** @description ISO 3166-1 alpha-2 market code */
+                                market: string;
+                                currency?: string;
+                                identifiers: {
+                                    /** @description ISO 3166-1 alpha-2 market code */
+                                    market: string;
+                                    type: string;
+                                    number: string;
+                                }[];
+                                bic?: string;
+                                /** @description The bank's BIC (type BIC) when known; else empty */
+                                routing: {
+                                    /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                    type: string;
+                                    number: string;
+                                }[];
+                            };
+                            /** @description Who holds it: the counterparty, as it is now */
+                            sourceHolder: {
+                                /** @enum {unknown} */
+                                type: "COUNTERPARTY" | "ENTITY";
+                                /**
+                                 * Format: uuid
+                                 * @description Identifier of the resource
+                                 */
+                                id: string;
+                                legalName: string;
+                                /** @enum {unknown} */
+                                partyType?: "INDIVIDUAL" | "COMPANY";
+                                address?: {
+                                    /** @description ISO 3166-1 alpha-2 market code */
+                                    country?: string;
+                                    city?: string;
+                                    postalCode?: string;
+                                    streetName?: string;
+                                    streetNumber?: string;
+                                };
+                            };
                             /** @enum {unknown} */
                             scheme: "SDD_CORE" | "SDD_B2B";
                             /** @description Creditor identifier (SEPA CI) */
@@ -12024,6 +14298,58 @@ export interface operations {
                          * @description Identifier of the resource
                          */
                         counterpartyId: string;
+                        /** @description The account collected from: the external account, as it is now */
+                        source: {
+                            /** @enum {unknown} */
+                            type: "ACCOUNT" | "EXTERNAL_ACCOUNT";
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            organizationId: string;
+                            /** @description ISO 3166-1 alpha-2 market code */
+                            market: string;
+                            currency?: string;
+                            identifiers: {
+                                /** @description ISO 3166-1 alpha-2 market code */
+                                market: string;
+                                type: string;
+                                number: string;
+                            }[];
+                            bic?: string;
+                            /** @description The bank's BIC (type BIC) when known; else empty */
+                            routing: {
+                                /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                type: string;
+                                number: string;
+                            }[];
+                        };
+                        /** @description Who holds it: the counterparty, as it is now */
+                        sourceHolder: {
+                            /** @enum {unknown} */
+                            type: "COUNTERPARTY" | "ENTITY";
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                            legalName: string;
+                            /** @enum {unknown} */
+                            partyType?: "INDIVIDUAL" | "COMPANY";
+                            address?: {
+                                /** @description ISO 3166-1 alpha-2 market code */
+                                country?: string;
+                                city?: string;
+                                postalCode?: string;
+                                streetName?: string;
+                                streetNumber?: string;
+                            };
+                        };
                         /** @enum {unknown} */
                         scheme: "SDD_CORE" | "SDD_B2B";
                         /** @description Creditor identifier (SEPA CI) */
@@ -12235,6 +14561,58 @@ export interface operations {
                          * @description Identifier of the resource
                          */
                         counterpartyId: string;
+                        /** @description The account collected from: the external account, as it is now */
+                        source: {
+                            /** @enum {unknown} */
+                            type: "ACCOUNT" | "EXTERNAL_ACCOUNT";
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            organizationId: string;
+                            /** @description ISO 3166-1 alpha-2 market code */
+                            market: string;
+                            currency?: string;
+                            identifiers: {
+                                /** @description ISO 3166-1 alpha-2 market code */
+                                market: string;
+                                type: string;
+                                number: string;
+                            }[];
+                            bic?: string;
+                            /** @description The bank's BIC (type BIC) when known; else empty */
+                            routing: {
+                                /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                type: string;
+                                number: string;
+                            }[];
+                        };
+                        /** @description Who holds it: the counterparty, as it is now */
+                        sourceHolder: {
+                            /** @enum {unknown} */
+                            type: "COUNTERPARTY" | "ENTITY";
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                            legalName: string;
+                            /** @enum {unknown} */
+                            partyType?: "INDIVIDUAL" | "COMPANY";
+                            address?: {
+                                /** @description ISO 3166-1 alpha-2 market code */
+                                country?: string;
+                                city?: string;
+                                postalCode?: string;
+                                streetName?: string;
+                                streetNumber?: string;
+                            };
+                        };
                         /** @enum {unknown} */
                         scheme: "SDD_CORE" | "SDD_B2B";
                         /** @description Creditor identifier (SEPA CI) */
@@ -12397,6 +14775,58 @@ export interface operations {
                          * @description Identifier of the resource
                          */
                         counterpartyId: string;
+                        /** @description The account collected from: the external account, as it is now */
+                        source: {
+                            /** @enum {unknown} */
+                            type: "ACCOUNT" | "EXTERNAL_ACCOUNT";
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            organizationId: string;
+                            /** @description ISO 3166-1 alpha-2 market code */
+                            market: string;
+                            currency?: string;
+                            identifiers: {
+                                /** @description ISO 3166-1 alpha-2 market code */
+                                market: string;
+                                type: string;
+                                number: string;
+                            }[];
+                            bic?: string;
+                            /** @description The bank's BIC (type BIC) when known; else empty */
+                            routing: {
+                                /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                type: string;
+                                number: string;
+                            }[];
+                        };
+                        /** @description Who holds it: the counterparty, as it is now */
+                        sourceHolder: {
+                            /** @enum {unknown} */
+                            type: "COUNTERPARTY" | "ENTITY";
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                            legalName: string;
+                            /** @enum {unknown} */
+                            partyType?: "INDIVIDUAL" | "COMPANY";
+                            address?: {
+                                /** @description ISO 3166-1 alpha-2 market code */
+                                country?: string;
+                                city?: string;
+                                postalCode?: string;
+                                streetName?: string;
+                                streetNumber?: string;
+                            };
+                        };
                         /** @enum {unknown} */
                         scheme: "SDD_CORE" | "SDD_B2B";
                         /** @description Creditor identifier (SEPA CI) */
@@ -12803,6 +15233,12 @@ export interface operations {
                                     number: string;
                                 }[];
                                 bic?: string;
+                                /** @description The bank's BIC (type BIC) when known; else empty */
+                                routing: {
+                                    /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                    type: string;
+                                    number: string;
+                                }[];
                             };
                             sourceHolder: {
                                 /** @enum {unknown} */
@@ -12847,6 +15283,12 @@ export interface operations {
                                     number: string;
                                 }[];
                                 bic?: string;
+                                /** @description The bank's BIC (type BIC) when known; else empty */
+                                routing: {
+                                    /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                    type: string;
+                                    number: string;
+                                }[];
                             };
                             destinationHolder: {
                                 /** @enum {unknown} */
@@ -12876,9 +15318,9 @@ export interface operations {
                                 id: string;
                                 /**
                                  * Format: uuid
-                                 * @description Identifier of the resource
+                                 * @description The approval chain that added the step. A step of the Owner's, added because no chain applied, names the organization's implicit Owner chain: an id of its own, the same for every such step of the organization, that no chain listed at /iam/v2/approval-chains has
                                  */
-                                approvalChainId?: string;
+                                approvalChainId: string;
                                 requiredRoleIds?: string[];
                                 requiredUserIds?: string[];
                                 /** @enum {unknown} */
@@ -12889,6 +15331,9 @@ export interface operations {
                                      * @description Identifier of the resource
                                      */
                                     id: string;
+                                    /** @description What the user signs in with: the email of a person, the name of a programmatic user */
+                                    username: string;
+                                    name: string;
                                 };
                                 /** Format: date-time */
                                 updated?: string;
@@ -12929,6 +15374,8 @@ export interface operations {
                                 id: string;
                                 creditorReference: string;
                                 mandateReference: string;
+                                /** @description Whether this is the last collection under the mandate: always false, Kassa collects recurrently */
+                                finalCollection: boolean;
                                 /** Format: date */
                                 signatureDate: string;
                                 version: number;
@@ -13171,6 +15618,12 @@ export interface operations {
                                 number: string;
                             }[];
                             bic?: string;
+                            /** @description The bank's BIC (type BIC) when known; else empty */
+                            routing: {
+                                /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                type: string;
+                                number: string;
+                            }[];
                         };
                         sourceHolder: {
                             /** @enum {unknown} */
@@ -13215,6 +15668,12 @@ export interface operations {
                                 number: string;
                             }[];
                             bic?: string;
+                            /** @description The bank's BIC (type BIC) when known; else empty */
+                            routing: {
+                                /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                type: string;
+                                number: string;
+                            }[];
                         };
                         destinationHolder: {
                             /** @enum {unknown} */
@@ -13244,9 +15703,9 @@ export interface operations {
                             id: string;
                             /**
                              * Format: uuid
-                             * @description Identifier of the resource
+                             * @description The approval chain that added the step. A step of the Owner's, added because no chain applied, names the organization's implicit Owner chain: an id of its own, the same for every such step of the organization, that no chain listed at /iam/v2/approval-chains has
                              */
-                            approvalChainId?: string;
+                            approvalChainId: string;
                             requiredRoleIds?: string[];
                             requiredUserIds?: string[];
                             /** @enum {unknown} */
@@ -13257,6 +15716,9 @@ export interface operations {
                                  * @description Identifier of the resource
                                  */
                                 id: string;
+                                /** @description What the user signs in with: the email of a person, the name of a programmatic user */
+                                username: string;
+                                name: string;
                             };
                             /** Format: date-time */
                             updated?: string;
@@ -13297,6 +15759,8 @@ export interface operations {
                             id: string;
                             creditorReference: string;
                             mandateReference: string;
+                            /** @description Whether this is the last collection under the mandate: always false, Kassa collects recurrently */
+                            finalCollection: boolean;
                             /** Format: date */
                             signatureDate: string;
                             version: number;
@@ -13526,6 +15990,12 @@ export interface operations {
                                 number: string;
                             }[];
                             bic?: string;
+                            /** @description The bank's BIC (type BIC) when known; else empty */
+                            routing: {
+                                /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                type: string;
+                                number: string;
+                            }[];
                         };
                         sourceHolder: {
                             /** @enum {unknown} */
@@ -13570,6 +16040,12 @@ export interface operations {
                                 number: string;
                             }[];
                             bic?: string;
+                            /** @description The bank's BIC (type BIC) when known; else empty */
+                            routing: {
+                                /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                type: string;
+                                number: string;
+                            }[];
                         };
                         destinationHolder: {
                             /** @enum {unknown} */
@@ -13599,9 +16075,9 @@ export interface operations {
                             id: string;
                             /**
                              * Format: uuid
-                             * @description Identifier of the resource
+                             * @description The approval chain that added the step. A step of the Owner's, added because no chain applied, names the organization's implicit Owner chain: an id of its own, the same for every such step of the organization, that no chain listed at /iam/v2/approval-chains has
                              */
-                            approvalChainId?: string;
+                            approvalChainId: string;
                             requiredRoleIds?: string[];
                             requiredUserIds?: string[];
                             /** @enum {unknown} */
@@ -13612,6 +16088,9 @@ export interface operations {
                                  * @description Identifier of the resource
                                  */
                                 id: string;
+                                /** @description What the user signs in with: the email of a person, the name of a programmatic user */
+                                username: string;
+                                name: string;
                             };
                             /** Format: date-time */
                             updated?: string;
@@ -13652,6 +16131,8 @@ export interface operations {
                             id: string;
                             creditorReference: string;
                             mandateReference: string;
+                            /** @description Whether this is the last collection under the mandate: always false, Kassa collects recurrently */
+                            finalCollection: boolean;
                             /** Format: date */
                             signatureDate: string;
                             version: number;
@@ -13847,6 +16328,12 @@ export interface operations {
                                 number: string;
                             }[];
                             bic?: string;
+                            /** @description The bank's BIC (type BIC) when known; else empty */
+                            routing: {
+                                /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                type: string;
+                                number: string;
+                            }[];
                         };
                         sourceHolder: {
                             /** @enum {unknown} */
@@ -13891,6 +16378,12 @@ export interface operations {
                                 number: string;
                             }[];
                             bic?: string;
+                            /** @description The bank's BIC (type BIC) when known; else empty */
+                            routing: {
+                                /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                type: string;
+                                number: string;
+                            }[];
                         };
                         destinationHolder: {
                             /** @enum {unknown} */
@@ -13920,9 +16413,9 @@ export interface operations {
                             id: string;
                             /**
                              * Format: uuid
-                             * @description Identifier of the resource
+                             * @description The approval chain that added the step. A step of the Owner's, added because no chain applied, names the organization's implicit Owner chain: an id of its own, the same for every such step of the organization, that no chain listed at /iam/v2/approval-chains has
                              */
-                            approvalChainId?: string;
+                            approvalChainId: string;
                             requiredRoleIds?: string[];
                             requiredUserIds?: string[];
                             /** @enum {unknown} */
@@ -13933,6 +16426,9 @@ export interface operations {
                                  * @description Identifier of the resource
                                  */
                                 id: string;
+                                /** @description What the user signs in with: the email of a person, the name of a programmatic user */
+                                username: string;
+                                name: string;
                             };
                             /** Format: date-time */
                             updated?: string;
@@ -13973,6 +16469,8 @@ export interface operations {
                             id: string;
                             creditorReference: string;
                             mandateReference: string;
+                            /** @description Whether this is the last collection under the mandate: always false, Kassa collects recurrently */
+                            finalCollection: boolean;
                             /** Format: date */
                             signatureDate: string;
                             version: number;
@@ -14207,6 +16705,12 @@ export interface operations {
                                 number: string;
                             }[];
                             bic?: string;
+                            /** @description The bank's BIC (type BIC) when known; else empty */
+                            routing: {
+                                /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                type: string;
+                                number: string;
+                            }[];
                         };
                         sourceHolder: {
                             /** @enum {unknown} */
@@ -14251,6 +16755,12 @@ export interface operations {
                                 number: string;
                             }[];
                             bic?: string;
+                            /** @description The bank's BIC (type BIC) when known; else empty */
+                            routing: {
+                                /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                type: string;
+                                number: string;
+                            }[];
                         };
                         destinationHolder: {
                             /** @enum {unknown} */
@@ -14280,9 +16790,9 @@ export interface operations {
                             id: string;
                             /**
                              * Format: uuid
-                             * @description Identifier of the resource
+                             * @description The approval chain that added the step. A step of the Owner's, added because no chain applied, names the organization's implicit Owner chain: an id of its own, the same for every such step of the organization, that no chain listed at /iam/v2/approval-chains has
                              */
-                            approvalChainId?: string;
+                            approvalChainId: string;
                             requiredRoleIds?: string[];
                             requiredUserIds?: string[];
                             /** @enum {unknown} */
@@ -14293,6 +16803,9 @@ export interface operations {
                                  * @description Identifier of the resource
                                  */
                                 id: string;
+                                /** @description What the user signs in with: the email of a person, the name of a programmatic user */
+                                username: string;
+                                name: string;
                             };
                             /** Format: date-time */
                             updated?: string;
@@ -14333,6 +16846,8 @@ export interface operations {
                             id: string;
                             creditorReference: string;
                             mandateReference: string;
+                            /** @description Whether this is the last collection under the mandate: always false, Kassa collects recurrently */
+                            finalCollection: boolean;
                             /** Format: date */
                             signatureDate: string;
                             version: number;
@@ -14565,6 +17080,12 @@ export interface operations {
                                 number: string;
                             }[];
                             bic?: string;
+                            /** @description The bank's BIC (type BIC) when known; else empty */
+                            routing: {
+                                /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                type: string;
+                                number: string;
+                            }[];
                         };
                         sourceHolder: {
                             /** @enum {unknown} */
@@ -14609,6 +17130,12 @@ export interface operations {
                                 number: string;
                             }[];
                             bic?: string;
+                            /** @description The bank's BIC (type BIC) when known; else empty */
+                            routing: {
+                                /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                type: string;
+                                number: string;
+                            }[];
                         };
                         destinationHolder: {
                             /** @enum {unknown} */
@@ -14638,9 +17165,9 @@ export interface operations {
                             id: string;
                             /**
                              * Format: uuid
-                             * @description Identifier of the resource
+                             * @description The approval chain that added the step. A step of the Owner's, added because no chain applied, names the organization's implicit Owner chain: an id of its own, the same for every such step of the organization, that no chain listed at /iam/v2/approval-chains has
                              */
-                            approvalChainId?: string;
+                            approvalChainId: string;
                             requiredRoleIds?: string[];
                             requiredUserIds?: string[];
                             /** @enum {unknown} */
@@ -14651,6 +17178,9 @@ export interface operations {
                                  * @description Identifier of the resource
                                  */
                                 id: string;
+                                /** @description What the user signs in with: the email of a person, the name of a programmatic user */
+                                username: string;
+                                name: string;
                             };
                             /** Format: date-time */
                             updated?: string;
@@ -14691,6 +17221,8 @@ export interface operations {
                             id: string;
                             creditorReference: string;
                             mandateReference: string;
+                            /** @description Whether this is the last collection under the mandate: always false, Kassa collects recurrently */
+                            finalCollection: boolean;
                             /** Format: date */
                             signatureDate: string;
                             version: number;
@@ -15086,7 +17618,14 @@ export interface operations {
                                     number: string;
                                 }[];
                                 bic?: string;
-                                rawIdentifier?: string;
+                                /** @description The bank's BIC (type BIC) when reported; else empty */
+                                routing: {
+                                    /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                    type: string;
+                                    number: string;
+                                }[];
+                                /** @description The account number as the bank reported it: the IBAN, or another identifier; empty when it reported only the bank */
+                                rawIdentifier: string;
                             };
                         };
                         bankTransactionCode?: {
@@ -15380,7 +17919,14 @@ export interface operations {
                                     number: string;
                                 }[];
                                 bic?: string;
-                                rawIdentifier?: string;
+                                /** @description The bank's BIC (type BIC) when reported; else empty */
+                                routing: {
+                                    /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                    type: string;
+                                    number: string;
+                                }[];
+                                /** @description The account number as the bank reported it: the IBAN, or another identifier; empty when it reported only the bank */
+                                rawIdentifier: string;
                             };
                         };
                         bankTransactionCode?: {
@@ -15609,7 +18155,7 @@ export interface operations {
                             builtin: boolean;
                             /** @description Holds the Owner's rights: approves payments no approval chain covers */
                             owner: boolean;
-                            permissions: ("accounts:read" | "accounts:create" | "accounts:update" | "account_balances:read" | "transactions:read" | "transactions:update" | "statements:create" | "counterparties:read" | "counterparties:create" | "counterparties:update" | "counterparties:delete" | "external_accounts:read" | "external_accounts:create" | "external_accounts:update" | "external_accounts:delete" | "credit_transfers:read" | "credit_transfers:create" | "credit_transfers:update" | "credit_transfers:approve" | "direct_debits:read" | "direct_debits:create" | "direct_debits:update" | "direct_debits:approve" | "mandates:read" | "mandates:create" | "mandates:update" | "webhooks:read" | "webhooks:create" | "webhooks:update" | "webhooks:delete" | "users:read" | "users:create" | "users:update" | "users:delete" | "roles:read" | "roles:create" | "roles:update" | "roles:delete" | "approval_chains:read" | "approval_chains:create" | "approval_chains:update" | "approval_chains:delete" | "sandbox:update" | "connections:read" | "connections:create" | "connections:update" | "connections:delete")[];
+                            permissions: ("accounts:read" | "accounts:create" | "accounts:update" | "entities:read" | "entities:create" | "entities:update" | "entities:delete" | "account_balances:read" | "transactions:read" | "transactions:update" | "statements:create" | "counterparties:read" | "counterparties:create" | "counterparties:update" | "counterparties:delete" | "external_accounts:read" | "external_accounts:create" | "external_accounts:update" | "external_accounts:delete" | "credit_transfers:read" | "credit_transfers:create" | "credit_transfers:update" | "credit_transfers:approve" | "direct_debits:read" | "direct_debits:create" | "direct_debits:update" | "direct_debits:approve" | "mandates:read" | "mandates:create" | "mandates:update" | "webhooks:read" | "webhooks:create" | "webhooks:update" | "webhooks:delete" | "users:read" | "users:create" | "users:update" | "users:delete" | "roles:read" | "roles:create" | "roles:update" | "roles:delete" | "approval_chains:read" | "approval_chains:create" | "approval_chains:update" | "approval_chains:delete" | "sandbox:update" | "connections:read" | "connections:create" | "connections:update" | "connections:delete")[];
                             version: number;
                             /** @description Send verbatim in If-Match when updating. */
                             etag: string;
@@ -15731,7 +18277,7 @@ export interface operations {
                 "application/json": {
                     /** @description Unique among the live roles of the organization; no leading or trailing spaces */
                     name: string;
-                    permissions: ("accounts:read" | "accounts:create" | "accounts:update" | "account_balances:read" | "transactions:read" | "transactions:update" | "statements:create" | "counterparties:read" | "counterparties:create" | "counterparties:update" | "counterparties:delete" | "external_accounts:read" | "external_accounts:create" | "external_accounts:update" | "external_accounts:delete" | "credit_transfers:read" | "credit_transfers:create" | "credit_transfers:update" | "credit_transfers:approve" | "direct_debits:read" | "direct_debits:create" | "direct_debits:update" | "direct_debits:approve" | "mandates:read" | "mandates:create" | "mandates:update" | "webhooks:read" | "webhooks:create" | "webhooks:update" | "webhooks:delete" | "users:read" | "users:create" | "users:update" | "users:delete" | "roles:read" | "roles:create" | "roles:update" | "roles:delete" | "approval_chains:read" | "approval_chains:create" | "approval_chains:update" | "approval_chains:delete" | "sandbox:update" | "connections:read" | "connections:create" | "connections:update" | "connections:delete")[];
+                    permissions: ("accounts:read" | "accounts:create" | "accounts:update" | "entities:read" | "entities:create" | "entities:update" | "entities:delete" | "account_balances:read" | "transactions:read" | "transactions:update" | "statements:create" | "counterparties:read" | "counterparties:create" | "counterparties:update" | "counterparties:delete" | "external_accounts:read" | "external_accounts:create" | "external_accounts:update" | "external_accounts:delete" | "credit_transfers:read" | "credit_transfers:create" | "credit_transfers:update" | "credit_transfers:approve" | "direct_debits:read" | "direct_debits:create" | "direct_debits:update" | "direct_debits:approve" | "mandates:read" | "mandates:create" | "mandates:update" | "webhooks:read" | "webhooks:create" | "webhooks:update" | "webhooks:delete" | "users:read" | "users:create" | "users:update" | "users:delete" | "roles:read" | "roles:create" | "roles:update" | "roles:delete" | "approval_chains:read" | "approval_chains:create" | "approval_chains:update" | "approval_chains:delete" | "sandbox:update" | "connections:read" | "connections:create" | "connections:update" | "connections:delete")[];
                     description?: string;
                 };
             };
@@ -15765,7 +18311,7 @@ export interface operations {
                         builtin: boolean;
                         /** @description Holds the Owner's rights: approves payments no approval chain covers */
                         owner: boolean;
-                        permissions: ("accounts:read" | "accounts:create" | "accounts:update" | "account_balances:read" | "transactions:read" | "transactions:update" | "statements:create" | "counterparties:read" | "counterparties:create" | "counterparties:update" | "counterparties:delete" | "external_accounts:read" | "external_accounts:create" | "external_accounts:update" | "external_accounts:delete" | "credit_transfers:read" | "credit_transfers:create" | "credit_transfers:update" | "credit_transfers:approve" | "direct_debits:read" | "direct_debits:create" | "direct_debits:update" | "direct_debits:approve" | "mandates:read" | "mandates:create" | "mandates:update" | "webhooks:read" | "webhooks:create" | "webhooks:update" | "webhooks:delete" | "users:read" | "users:create" | "users:update" | "users:delete" | "roles:read" | "roles:create" | "roles:update" | "roles:delete" | "approval_chains:read" | "approval_chains:create" | "approval_chains:update" | "approval_chains:delete" | "sandbox:update" | "connections:read" | "connections:create" | "connections:update" | "connections:delete")[];
+                        permissions: ("accounts:read" | "accounts:create" | "accounts:update" | "entities:read" | "entities:create" | "entities:update" | "entities:delete" | "account_balances:read" | "transactions:read" | "transactions:update" | "statements:create" | "counterparties:read" | "counterparties:create" | "counterparties:update" | "counterparties:delete" | "external_accounts:read" | "external_accounts:create" | "external_accounts:update" | "external_accounts:delete" | "credit_transfers:read" | "credit_transfers:create" | "credit_transfers:update" | "credit_transfers:approve" | "direct_debits:read" | "direct_debits:create" | "direct_debits:update" | "direct_debits:approve" | "mandates:read" | "mandates:create" | "mandates:update" | "webhooks:read" | "webhooks:create" | "webhooks:update" | "webhooks:delete" | "users:read" | "users:create" | "users:update" | "users:delete" | "roles:read" | "roles:create" | "roles:update" | "roles:delete" | "approval_chains:read" | "approval_chains:create" | "approval_chains:update" | "approval_chains:delete" | "sandbox:update" | "connections:read" | "connections:create" | "connections:update" | "connections:delete")[];
                         version: number;
                         /** @description Send verbatim in If-Match when updating. */
                         etag: string;
@@ -15958,7 +18504,7 @@ export interface operations {
                         builtin: boolean;
                         /** @description Holds the Owner's rights: approves payments no approval chain covers */
                         owner: boolean;
-                        permissions: ("accounts:read" | "accounts:create" | "accounts:update" | "account_balances:read" | "transactions:read" | "transactions:update" | "statements:create" | "counterparties:read" | "counterparties:create" | "counterparties:update" | "counterparties:delete" | "external_accounts:read" | "external_accounts:create" | "external_accounts:update" | "external_accounts:delete" | "credit_transfers:read" | "credit_transfers:create" | "credit_transfers:update" | "credit_transfers:approve" | "direct_debits:read" | "direct_debits:create" | "direct_debits:update" | "direct_debits:approve" | "mandates:read" | "mandates:create" | "mandates:update" | "webhooks:read" | "webhooks:create" | "webhooks:update" | "webhooks:delete" | "users:read" | "users:create" | "users:update" | "users:delete" | "roles:read" | "roles:create" | "roles:update" | "roles:delete" | "approval_chains:read" | "approval_chains:create" | "approval_chains:update" | "approval_chains:delete" | "sandbox:update" | "connections:read" | "connections:create" | "connections:update" | "connections:delete")[];
+                        permissions: ("accounts:read" | "accounts:create" | "accounts:update" | "entities:read" | "entities:create" | "entities:update" | "entities:delete" | "account_balances:read" | "transactions:read" | "transactions:update" | "statements:create" | "counterparties:read" | "counterparties:create" | "counterparties:update" | "counterparties:delete" | "external_accounts:read" | "external_accounts:create" | "external_accounts:update" | "external_accounts:delete" | "credit_transfers:read" | "credit_transfers:create" | "credit_transfers:update" | "credit_transfers:approve" | "direct_debits:read" | "direct_debits:create" | "direct_debits:update" | "direct_debits:approve" | "mandates:read" | "mandates:create" | "mandates:update" | "webhooks:read" | "webhooks:create" | "webhooks:update" | "webhooks:delete" | "users:read" | "users:create" | "users:update" | "users:delete" | "roles:read" | "roles:create" | "roles:update" | "roles:delete" | "approval_chains:read" | "approval_chains:create" | "approval_chains:update" | "approval_chains:delete" | "sandbox:update" | "connections:read" | "connections:create" | "connections:update" | "connections:delete")[];
                         version: number;
                         /** @description Send verbatim in If-Match when updating. */
                         etag: string;
@@ -16323,7 +18869,7 @@ export interface operations {
                         builtin: boolean;
                         /** @description Holds the Owner's rights: approves payments no approval chain covers */
                         owner: boolean;
-                        permissions: ("accounts:read" | "accounts:create" | "accounts:update" | "account_balances:read" | "transactions:read" | "transactions:update" | "statements:create" | "counterparties:read" | "counterparties:create" | "counterparties:update" | "counterparties:delete" | "external_accounts:read" | "external_accounts:create" | "external_accounts:update" | "external_accounts:delete" | "credit_transfers:read" | "credit_transfers:create" | "credit_transfers:update" | "credit_transfers:approve" | "direct_debits:read" | "direct_debits:create" | "direct_debits:update" | "direct_debits:approve" | "mandates:read" | "mandates:create" | "mandates:update" | "webhooks:read" | "webhooks:create" | "webhooks:update" | "webhooks:delete" | "users:read" | "users:create" | "users:update" | "users:delete" | "roles:read" | "roles:create" | "roles:update" | "roles:delete" | "approval_chains:read" | "approval_chains:create" | "approval_chains:update" | "approval_chains:delete" | "sandbox:update" | "connections:read" | "connections:create" | "connections:update" | "connections:delete")[];
+                        permissions: ("accounts:read" | "accounts:create" | "accounts:update" | "entities:read" | "entities:create" | "entities:update" | "entities:delete" | "account_balances:read" | "transactions:read" | "transactions:update" | "statements:create" | "counterparties:read" | "counterparties:create" | "counterparties:update" | "counterparties:delete" | "external_accounts:read" | "external_accounts:create" | "external_accounts:update" | "external_accounts:delete" | "credit_transfers:read" | "credit_transfers:create" | "credit_transfers:update" | "credit_transfers:approve" | "direct_debits:read" | "direct_debits:create" | "direct_debits:update" | "direct_debits:approve" | "mandates:read" | "mandates:create" | "mandates:update" | "webhooks:read" | "webhooks:create" | "webhooks:update" | "webhooks:delete" | "users:read" | "users:create" | "users:update" | "users:delete" | "roles:read" | "roles:create" | "roles:update" | "roles:delete" | "approval_chains:read" | "approval_chains:create" | "approval_chains:update" | "approval_chains:delete" | "sandbox:update" | "connections:read" | "connections:create" | "connections:update" | "connections:delete")[];
                         version: number;
                         /** @description Send verbatim in If-Match when updating. */
                         etag: string;

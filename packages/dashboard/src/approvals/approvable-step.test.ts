@@ -6,7 +6,7 @@ const me = { userId: 'u-me', roleId: 'r-approver' }
 const chain = 'chain-1'
 
 function step(overrides: Partial<ApprovalStep>): ApprovalStep {
-  return { id: 's-1', status: 'PENDING', autoApproved: false, allowCreatorApproval: false, requiredRoleIds: [], requiredUserIds: [], ...overrides }
+  return { id: 's-1', approvalChainId: 'chain-0', status: 'PENDING', autoApproved: false, allowCreatorApproval: false, requiredRoleIds: [], requiredUserIds: [], ...overrides }
 }
 
 function payment(steps: ApprovalStep[], overrides: { status?: 'CREATED' | 'APPROVED'; creatorUserId?: string } = {}) {
@@ -35,7 +35,7 @@ describe('approvableStep: the step a person may approve now, by the API rule', (
   })
 
   it('skips a second step of a chain whose other step they approved, but not a step of another chain', () => {
-    const approved = step({ id: 's-a', approvalChainId: chain, status: 'APPROVED', approver: { id: 'u-me' }, requiredRoleIds: ['r-approver'] })
+    const approved = step({ id: 's-a', approvalChainId: chain, status: 'APPROVED', approver: { id: 'u-me', username: 'me@example.com', name: 'Me' }, requiredRoleIds: ['r-approver'] })
     const sameChain = step({ id: 's-b', approvalChainId: chain, requiredRoleIds: ['r-approver'] })
     const otherChain = step({ id: 's-c', approvalChainId: 'chain-2', requiredRoleIds: ['r-approver'] })
     expect(approvableStep(payment([approved, sameChain]), me)).toBeUndefined()
