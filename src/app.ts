@@ -2,7 +2,7 @@ import { resolve } from 'node:path'
 import { DEFAULT_BANK_FILES_DIR, type Config } from './config/config.js'
 import { bankFileRoutes, connectionRoutes, inboundFileRoutes } from './connectivity/index.js'
 import type { Database } from './db/database.js'
-import { accountRoutes, balanceRoutes, entityRoutes, sandboxRoutes, statementExportRoutes, statementRoutes, transactionRoutes } from './financial-data/index.js'
+import { accountRoutes, balanceRoutes, entityRoutes, pendingTransactionRoutes, sandboxRoutes, statementExportRoutes, statementRoutes, transactionRoutes } from './financial-data/index.js'
 import type { ApiApp } from './http/api-app.js'
 import { registerApiGuard, registerPublicGuard } from './http/api-guard.js'
 import { registerDashboard } from './http/dashboard.js'
@@ -100,6 +100,7 @@ export async function buildApp(options: AppOptions): Promise<ApiApp> {
     entityRoutes(api)
     accountRoutes(api)
     transactionRoutes(api)
+    pendingTransactionRoutes(api)
     balanceRoutes(api)
     sandboxRoutes(api)
     statementRoutes(api)

@@ -16,6 +16,7 @@ import * as inboundFiles from './migrations/0014-inbound-files.js'
 import * as simulatedBank from './migrations/0015-simulated-bank.js'
 import * as oauth2AccessTokens from './migrations/0017-oauth2-access-tokens.js'
 import * as entities from './migrations/0018-entities.js'
+import * as pendingTransactions from './migrations/0019-pending-transactions.js'
 
 /** Migrations are listed here in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0015-simulated-bank': simulatedBank,
   '0017-oauth2-access-tokens': oauth2AccessTokens,
   '0018-entities': entities,
+  '0019-pending-transactions': pendingTransactions,
 }
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {

@@ -5,14 +5,14 @@
  */
 import type { OrganizationsTable, RolesTable, UsersTable, AccessKeysTable, UserPasswordsTable, UserTotpTable, SessionsTable, SignInFailuresTable, OAuth2AccessTokensTable } from './tables/iam.js'
 import type { EventsTable, IdempotencyKeysTable } from './tables/conventions.js'
-import type { AccountsTable, EntitiesTable, TransactionsTable, BalancesTable, StatementImportsTable, SandboxBanksTable, SandboxAccountsTable, SandboxInstructionsTable } from './tables/financial-data.js'
+import type { AccountsTable, EntitiesTable, TransactionsTable, PendingTransactionsTable, BalancesTable, StatementImportsTable, SandboxBanksTable, SandboxAccountsTable, SandboxInstructionsTable } from './tables/financial-data.js'
 import type { CounterpartiesTable, ExternalAccountsTable, PaymentsTable, PaymentApprovalStepsTable, MandatesTable, ApprovalChainsTable } from './tables/payments.js'
 import type { WebhooksTable, WebhookKeysTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './tables/webhooks.js'
 import type { BankConnectionsTable, BankFileItemsTable, BankFilesTable, SimulatedBankAnswersTable, SimulatedBankIntakeTable } from './tables/connectivity.js'
 
 export type { OrganizationsTable, RolesTable, UsersTable, AccessKeysTable, UserPasswordsTable, UserTotpTable, SessionsTable, SignInFailuresTable, OAuth2AccessTokensTable } from './tables/iam.js'
 export type { EventsTable, IdempotencyKeysTable } from './tables/conventions.js'
-export type { AccountsTable, EntitiesTable, TransactionsTable, BalancesTable, StatementImportsTable, SandboxBanksTable, SandboxAccountsTable, SandboxInstructionsTable } from './tables/financial-data.js'
+export type { AccountsTable, EntitiesTable, TransactionsTable, PendingTransactionsTable, BalancesTable, StatementImportsTable, SandboxBanksTable, SandboxAccountsTable, SandboxInstructionsTable } from './tables/financial-data.js'
 export type { CounterpartiesTable, ExternalAccountsTable, PaymentsTable, PaymentApprovalStepsTable, MandatesTable, ApprovalChainsTable } from './tables/payments.js'
 export type { WebhooksTable, WebhookKeysTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './tables/webhooks.js'
 export type { BankConnectionsTable, BankFileItemsTable, BankFilesTable, SimulatedBankAnswersTable, SimulatedBankIntakeTable } from './tables/connectivity.js'
@@ -32,6 +32,7 @@ export interface DatabaseSchema {
   counterparties: CounterpartiesTable
   external_accounts: ExternalAccountsTable
   transactions: TransactionsTable
+  pending_transactions: PendingTransactionsTable
   balances: BalancesTable
   statement_imports: StatementImportsTable
   payments: PaymentsTable

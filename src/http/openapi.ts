@@ -28,6 +28,13 @@ export const TAGS = [
       'reconciled to the transactions that settle them.',
   },
   {
+    name: 'Pending transactions',
+    description:
+      'Entries a bank shows on own accounts before booking them — a credit transfer the sandbox bank holds, a PDNG ' +
+      'entry of an imported report — until the booked transaction with the same entry reference ends them (BOOKED), ' +
+      'or the bank drops them (WITHDRAWN). Read-only; their date is provisional.',
+  },
+  {
     name: 'Balances',
     description: 'The balances of own accounts as their bank reported them, per day: BOOKED or AVAILABLE; OPEN, CLOSE or INTERIM.',
   },

@@ -92,6 +92,9 @@ describe('operationIds', () => {
       'DELETE /payments/v2/external-accounts/{id}': 'deleteExternalAccount',
       'GET /financial-data/v2/entities': 'listEntities',
       'GET /financial-data/v2/entities/{id}/events': 'listEntityEvents',
+      'GET /financial-data/v2/pending-transactions': 'listPendingTransactions',
+      'GET /financial-data/v2/pending-transactions/{id}': 'getPendingTransaction',
+      'GET /financial-data/v2/pending-transactions/{id}/events': 'listPendingTransactionEvents',
       'POST /iam/v2/users/{id}/access-keys': 'createUserAccessKey',
       'POST /v1/webhooks/{id}/deliveries/{deliveryId}:redeliver': 'redeliverWebhookDelivery',
       'POST /v1/sandbox/clock:advance': 'advanceSandboxClock',
@@ -141,7 +144,7 @@ describe('the words of the document', () => {
     const used = new Set(operations().flatMap(({ operation }) => operation.tags ?? []))
     for (const { route, operation } of operations()) expect(operation.tags?.length, route).toBeGreaterThan(0)
     expect([...used].sort()).toEqual([...declared].sort())
-    expect(declared).toHaveLength(18)
+    expect(declared).toHaveLength(19)
   })
 
   it('names the default server and the MIT licence', () => {

@@ -24,13 +24,14 @@ import type { ReferenceSchemaName } from './reference-schemas.js'
  * webhook deliveries — checked against the reference's response schemas (reference-schemas.ts). A test fails
  * listing each violation as `operationId /path: what`.
  *
- * Not called: what Kassa does not have (pending transactions, credit transfer batches), and the OAuth2 token
+ * Not called: what Kassa does not have (credit transfer batches), and the OAuth2 token
  * endpoint, whose answer is RFC 6749's rather than a resource.
  */
 
 const ENTITIES = '/financial-data/v2/entities'
 const ACCOUNTS = '/financial-data/v2/accounts'
 const TRANSACTIONS = '/financial-data/v2/transactions'
+const PENDING_TRANSACTIONS = '/financial-data/v2/pending-transactions'
 const COUNTERPARTIES = '/payments/v2/counterparties'
 const EXTERNAL_ACCOUNTS = '/payments/v2/external-accounts'
 const APPROVAL_CHAINS = '/iam/v2/approval-chains'
@@ -216,6 +217,21 @@ describe('reference parity: every shared operation answers what reference client
     const metadata = [{ op: 'replace', path: '/metadata/invoice', value: 'INV-2026-0042' }]
     await c.call('updateTransaction', patchRequest(`${TRANSACTIONS}/${transaction.id}`, transaction.etag, metadata), 200, { one: 'Transaction' })
     await c.call('listTransactionEvents', { method: 'GET', url: `${TRANSACTIONS}/${transaction.id}/events` }, 200, { list: 'Event' })
+    c.expectConformant()
+  })
+
+  it('pending transactions: list, get (the one the reconciled credit transfer showed until it was booked), events', async () => {
+    expect(reconciled, 'the credit transfer test reconciles a payment first').toBeDefined()
+    const c = new Conformance(t)
+    await c.call('listPendingTransactions', { method: 'GET', url: PENDING_TRANSACTIONS }, 200, { list: 'PendingTransaction' })
+    const booked = await c.call('listPendingTransactions', { method: 'GET', url: `${PENDING_TRANSACTIONS}?accountId=${reconciled.accountId}&status=BOOKED` }, 200, {
+      list: 'PendingTransaction',
+    })
+    const [booking] = await bookingsOf(t, t.owner, reconciled.accountId, reconciled.id)
+    const shown = booked.items.find((pending: { bookedTransactionId?: string }) => pending.bookedTransactionId === booking!.id)
+    expect(shown, 'the pending transaction its booking ended').toBeDefined()
+    await c.call('getPendingTransaction', { method: 'GET', url: `${PENDING_TRANSACTIONS}/${shown.id}` }, 200, { one: 'PendingTransaction' })
+    await c.call('listPendingTransactionEvents', { method: 'GET', url: `${PENDING_TRANSACTIONS}/${shown.id}/events` }, 200, { list: 'Event' })
     c.expectConformant()
   })
 

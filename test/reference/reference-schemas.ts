@@ -204,6 +204,33 @@ const definitions = {
     },
   ),
 
+  PendingTransaction: object(
+    ['id', 'organizationId', 'accountId', 'date', 'amount', 'description', 'created', 'updated', 'version', 'etag', 'returned'],
+    {
+      id: string,
+      organizationId: string,
+      accountId: string,
+      date,
+      valueDate: date,
+      amount: ref('Amount'),
+      instructedAmount: ref('Amount'),
+      reference: string,
+      references: ref('TransactionReferences'),
+      counterparty: ref('CounterpartyDetails'),
+      description: string,
+      bankTransactionCode: ref('BankTransactionCode'),
+      currencyExchange: ref('CurrencyExchange'),
+      virtualAccount: ref('TransactionVirtualAccount'),
+      returned: boolean,
+      returnReason: ref('ReturnReason'),
+      metadata,
+      created: timestamp,
+      updated: timestamp,
+      version,
+      etag,
+    },
+  ),
+
   ExternalAccount: object(['id', 'organizationId', 'counterpartyId', 'market', 'name', 'identifiers', 'created', 'updated', 'version', 'etag'], {
     id: resourceId,
     organizationId: string,

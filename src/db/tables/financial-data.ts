@@ -71,6 +71,35 @@ export interface TransactionsTable {
   updated: string
 }
 
+/**
+ * An entry the bank reported before booking it (financial-data/pending-transactions/): columns as `transactions`,
+ * without reconciliation. `status` PENDING while the bank shows it; BOOKED when the booked entry with the same
+ * entry reference arrived (`booked_transaction_id` names it); WITHDRAWN when the bank dropped it unbooked.
+ */
+export interface PendingTransactionsTable {
+  id: string
+  organization_id: string
+  account_id: string
+  amount: number
+  currency: string
+  date: string
+  value_date: string
+  description: string
+  reference: string | null
+  end_to_end_id: string | null
+  mandate_reference: string | null
+  counterparty: string | null
+  bank_transaction_code: string | null
+  returned: number
+  return_reason: string | null
+  entry_reference: string
+  status: 'PENDING' | 'BOOKED' | 'WITHDRAWN'
+  booked_transaction_id: string | null
+  version: number
+  created: string
+  updated: string
+}
+
 /** A statement imported for an account, with the days it covers: what a later statement is compared with. */
 export interface StatementImportsTable {
   id: string

@@ -4,6 +4,7 @@ import { recordFirstEvents } from '../../events/index.js'
 import { nowIso } from '../../shared/clock.js'
 import { newId } from '../../shared/ids.js'
 import { balanceRepo } from '../balances/balance.repo.js'
+import { endBookedPending } from './pending-entries.js'
 import type { BalancesTable } from '../../db/schema.js'
 import { transactionRepo, toTransaction } from '../transactions/transaction.repo.js'
 import type { BankTransactionCode, DateSource, ReturnReason, Transaction, TransactionCounterparty } from '../transactions/transaction.schemas.js'
@@ -11,8 +12,9 @@ import { TRANSACTIONS } from '../transactions/transaction.service.js'
 
 /**
  * How banks report to Kassa. Every bank connector — the sandbox bank, an imported camt.053
- * statement — hands its booked entries and balances to these two functions, inside the caller's
- * transaction, so what a bank reported is stored once whichever way it arrived.
+ * statement — hands its booked entries and balances to these two functions (and the entries it shows
+ * pending to pending-entries.ts), inside the caller's transaction, so what a bank reported is stored
+ * once whichever way it arrived.
  */
 
 export interface BookedEntry {
@@ -33,7 +35,10 @@ export interface BookedEntry {
   returnReason?: ReturnReason
 }
 
-/** Books the entries the account does not have yet; returns the transactions created, with their CREATED events written. */
+/**
+ * Books the entries the account does not have yet; returns the transactions created, with their CREATED events
+ * written, and the pending transactions they book ended (pending-entries.ts).
+ */
 export async function bookEntries(
   trx: Executor,
   account: Pick<AccountsTable, 'id' | 'organization_id' | 'currency'>,
@@ -74,6 +79,7 @@ export async function bookEntries(
     TRANSACTIONS,
     transactions.map((transaction) => ({ entityId: transaction.id, type: 'CREATED', name: 'BOOKED', originator, entity: transaction })),
   )
+  await endBookedPending(trx, account, transactions, originator)
   return transactions
 }
 

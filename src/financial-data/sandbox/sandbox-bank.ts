@@ -31,6 +31,7 @@ import {
   type StepResult,
 } from './sandbox-bank.contract.js'
 import { factsOf, reportOf } from './instruction-views.js'
+import { showPendingDebit } from './pending-debits.js'
 
 export * from './sandbox-bank.contract.js'
 
@@ -109,6 +110,7 @@ export function createSandboxBank(database: Database, options: SandboxBankOption
         }
         await sandboxRepo.updateInstruction(trx, row.id, changes, nowIso())
         Object.assign(row, changes)
+        await showPendingDebit(trx, account, row)
         factById.get(row.id)!.status = step.status
         const report = reportOf(row, day, transaction)
         reports.push(report)
@@ -190,6 +192,7 @@ export function createSandboxBank(database: Database, options: SandboxBankOption
         updated: now,
       }
       await sandboxRepo.insertInstruction(trx, row)
+      await showPendingDebit(trx, account, row)
       if (funds.reserved !== reservedBefore) await reportLedgerBalances(trx, account, bankRow.today, bankRow.today, funds.reserved)
       return reportOf(row, bankRow.today)
     },

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto'
 import { parseDecimal } from '../../shared/money.js'
 import type { BookedEntry } from '../bookings/booking.service.js'
+import type { PendingEntry } from '../bookings/pending-entries.js'
 import type { TransactionCounterparty } from '../transactions/transaction.schemas.js'
 import type { CamtEntry, CamtParty, CamtTransactionDetails } from './camt-model.js'
-import type { EntryDates } from './statement-rules.js'
+import { isDate, type EntryDates } from './statement-rules.js'
 
 /**
  * A booked camt entry → the transactions the bookings interface stores.
@@ -186,4 +187,22 @@ export function bookedEntriesOf(entry: CamtEntry, amount: number, entryReference
     bankCodeText(entry),
   )
   return [bookedEntry(entry, dates, entryReference, amount, description, fields)]
+}
+
+/**
+ * The pending transactions a PDNG entry becomes (bookings/pending-entries.ts). Only an entry that carries the
+ * bank's own reference (AcctSvcrRef) is one: its booking will carry the same, and that is what ends it — without
+ * one nothing could. Split as its booking would be (bookedEntriesOf), so the parts meet their bookings' parts.
+ * Its date is provisional: BookgDt, else ValDt, else the statement's date. None when its amount or dates are
+ * unusable: a pending entry informs, and never fails an import.
+ */
+export function pendingEntriesOf(entry: CamtEntry, statementDate: string | undefined, currency: string, exponent: number): PendingEntry[] {
+  const reference = realReference(entry.accountServicerReference)
+  const amount = signedAmount(entry.amount, entry.creditDebit, currency, exponent)
+  if (entry.bookingDate !== undefined && !isDate(entry.bookingDate)) return []
+  if (entry.valueDate !== undefined && !isDate(entry.valueDate)) return []
+  const date = entry.bookingDate ?? entry.valueDate ?? statementDate
+  if (reference === undefined || amount === undefined || date === undefined) return []
+  const dates = { date, valueDate: entry.valueDate ?? date }
+  return bookedEntriesOf(entry, amount, reference, dates, currency, exponent).map(({ dateSource: _dateSource, ...pending }) => pending)
 }

@@ -39,6 +39,12 @@ export const ImportedStatement = Type.Object({
     description: 'Transactions created: one per booked entry, or one per transaction detail of a batched entry that is split',
   }),
   transactionsAlreadyPresent: Type.Integer({ minimum: 0, description: 'Booked entries the account already had (same entry reference): not created again' }),
+  pendingTransactionsRecorded: Type.Integer({
+    minimum: 0,
+    description:
+      'Pending transactions created (/financial-data/v2/pending-transactions): PDNG entries with the bank\'s reference (AcctSvcrRef) ' +
+      'that the account had neither pending nor booked; a later booked entry with that reference ends them',
+  }),
   balances: Type.Array(RecordedBalance, { description: 'Balances recorded (a repeated report replaces the earlier one of the same day)' }),
 })
 export type ImportedStatement = Static<typeof ImportedStatement>

@@ -7,6 +7,7 @@ import { toAmount } from '../../shared/money.js'
 import { accountRepo } from '../accounts/index.js'
 import { reportBalances } from '../bookings/balance-reports.js'
 import { bookEntries } from '../bookings/booking.service.js'
+import { reportPendingEntries } from '../bookings/pending-entries.js'
 import { statementRepo } from './statement.repo.js'
 import { readStatementFile, type ReadOptions, type StatementFile } from './statement-file.js'
 import { StatementWarnings } from './statement-warnings.js'
@@ -60,6 +61,16 @@ async function bookInBatches(
   return booked
 }
 
+/**
+ * Records what a statement's PDNG entries show pending, after its bookings: an entry it also books is not pending,
+ * and one pending from an earlier report that it books was ended by its booking. Returns how many were new.
+ */
+async function recordPending(trx: Executor, plan: StatementPlan): Promise<number> {
+  let recorded = 0
+  for (const batch of plan.pending.batches(BOOKING_BATCH)) recorded += await reportPendingEntries(trx, plan.account, batch, BANK_ORIGINATOR)
+  return recorded
+}
+
 export function createStatementService(database: Database) {
   return {
     /**
@@ -76,7 +87,8 @@ export function createStatementService(database: Database) {
 
     /**
      * Imports a statement file `read` accepted: books each statement's booked entries on the account
-     * it names and records its balances and its period, all in one transaction, so a failure leaves
+     * it names, records what its PDNG entries show pending (ending those its bookings book), its balances
+     * and its period, all in one transaction, so a failure leaves
      * nothing behind; entries the account already has (same entry reference) are counted, not booked
      * again, and balances replace the same day's report. What deserves a look — dates taken for
      * missing booking dates, a statement older than the account's history — is answered as warnings.
@@ -97,6 +109,7 @@ export function createStatementService(database: Database) {
         for (const plan of plans) {
           const statementWarnings = new StatementWarnings(await statementRepo.history(trx, plan.account))
           const booked = await bookInBatches(trx, plan, statementWarnings, progress, hooks.booked)
+          const pendingRecorded = await recordPending(trx, plan)
           await reportBalances(trx, plan.account, plan.balances)
           await statementRepo.recordImport(trx, {
             id: newId(),
@@ -118,6 +131,7 @@ export function createStatementService(database: Database) {
             entriesNotBooked: plan.entriesNotBooked,
             transactionsBooked: booked,
             transactionsAlreadyPresent: plan.entries.count - booked,
+            pendingTransactionsRecorded: pendingRecorded,
             balances: plan.balances.map(({ code, type, reportedType, amount, localDate }) => ({
               code,
               type,

@@ -230,3 +230,50 @@ describe('statements', () => {
     }
   })
 })
+
+describe('pending entries (Sts PDNG)', () => {
+  function pdng(amount: string, inner: string, dates = '<ValDt><Dt>2026-03-04</Dt></ValDt>'): string {
+    return `<Ntry><Amt Ccy="EUR">${amount}</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts>PDNG</Sts>${dates}${inner}</Ntry>`
+  }
+
+  it('plans those with the bank reference (AcctSvcrRef), once each, dated BookgDt, else ValDt, else the statement date', () => {
+    const [result] = plan(
+      statement(
+        [
+          pdng('4.00', '<AcctSvcrRef>PEND-1</AcctSvcrRef>'),
+          pdng('4.00', '<AcctSvcrRef>PEND-1</AcctSvcrRef>'),
+          pdng('5.00', '<AcctSvcrRef>PEND-2</AcctSvcrRef>', '<BookgDt><Dt>2026-03-05</Dt></BookgDt>'),
+          pdng('6.00', '<AcctSvcrRef>PEND-3</AcctSvcrRef>', ''),
+          pdng('7.00', ''),
+          pdng('8.00', '<AcctSvcrRef>NONREF</AcctSvcrRef>'),
+        ].join(''),
+        EUR_IBAN,
+        'S-1',
+        '<FrToDt><FrDtTm>2026-03-02T00:00:00</FrDtTm><ToDtTm>2026-03-02T23:59:59</ToDtTm></FrToDt>',
+      ),
+    )
+    expect(result!.entriesNotBooked).toBe(6)
+    expect(result!.entries).toEqual([])
+    const pending = result!.pending.all()
+    expect(pending.map((entry) => [entry.entryReference, entry.amount, entry.date, entry.valueDate])).toEqual([
+      ['PEND-1', -400, '2026-03-04', '2026-03-04'],
+      ['PEND-2', -500, '2026-03-05', '2026-03-05'],
+      ['PEND-3', -600, '2026-03-02', '2026-03-02'],
+    ])
+    expect(pending.every((entry) => !('dateSource' in entry))).toBe(true)
+  })
+
+  it('leaves out one whose amount or dates are unusable, without failing the file', () => {
+    const [result] = plan(
+      statement(
+        [
+          pdng('1.005', '<AcctSvcrRef>PEND-1</AcctSvcrRef>'),
+          pdng('2.00', '<AcctSvcrRef>PEND-2</AcctSvcrRef>', '<ValDt><Dt>2026-02-30</Dt></ValDt>'),
+          pdng('3.00', '<AcctSvcrRef>PEND-3</AcctSvcrRef>').replace('Ccy="EUR"', 'Ccy="USD"'),
+        ].join(''),
+      ),
+    )
+    expect(result!.entriesNotBooked).toBe(3)
+    expect(result!.pending.all()).toEqual([])
+  })
+})

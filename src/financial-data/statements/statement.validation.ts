@@ -6,7 +6,7 @@ import { MESSAGE_KINDS, type CamtBalance, type CamtEntry, type CamtKind, type Ca
 import { MemoryBudget, stringBytes } from './memory-budget.js'
 import { PlannedEntries } from './planned-entries.js'
 import { matchAccount, type AccountMatch } from './statement-account.js'
-import { bookedEntriesOf, entryReferenceOf } from './statement-entries.js'
+import { bookedEntriesOf, entryReferenceOf, pendingEntriesOf } from './statement-entries.js'
 import { checkedAmount, entryDatesOf, isDate, NOT_BOOKED_STATUSES, planBalance, Problems, statementContext, statementDateOf, type StatementContext } from './statement-rules.js'
 import { MAX_PLAN_BYTES, statementTooLarge } from './statement.limits.js'
 
@@ -40,6 +40,8 @@ export interface StatementPlan extends Pick<AccountMatch, 'iban' | 'otherAccount
   entriesFound: number
   entriesNotBooked: number
   entries: PlannedEntries
+  /** What its PDNG entries show pending (pendingEntriesOf), once per entry reference. */
+  pending: PlannedEntries
   balances: PlannedBalance[]
 }
 
@@ -59,6 +61,8 @@ interface StatementInProgress {
   firstDate?: string
   lastDate?: string
   entries: PlannedEntries
+  pending: PlannedEntries
+  pendingReferences: Set<string>
   /** Entry reference → the offset of the entry that has it, to name it when another repeats it. */
   referencedAt: Map<string, number | undefined>
   occurrences: Map<string, number>
@@ -120,6 +124,8 @@ export class ImportPlanner implements CamtSink {
       notBooked: 0,
       bookedSum: 0,
       entries: new PlannedEntries(),
+      pending: new PlannedEntries(),
+      pendingReferences: new Set(),
       referencedAt: new Map(),
       occurrences: new Map(),
     }
@@ -136,6 +142,7 @@ export class ImportPlanner implements CamtSink {
     const { problems } = context
     if (entry.status !== undefined && NOT_BOOKED_STATUSES.has(entry.status)) {
       current.notBooked += 1
+      if (entry.status === 'PDNG') this.planPending(current, entry)
       return
     }
     if (entry.status !== 'BOOK') {
@@ -163,6 +170,17 @@ export class ImportPlanner implements CamtSink {
       for (const booked of bookedEntriesOf(entry, amount, reference, dates, match.account.currency, context.exponent)) bytes += current.entries.push(booked)
     }
     this.budget.take(bytes)
+  }
+
+  /** A PDNG entry of a usable account: the pending transactions it shows, a reference repeated in the statement once. */
+  private planPending(current: StatementInProgress, entry: CamtEntry): void {
+    const { match, context } = current
+    if (match.account === undefined || match.problem !== undefined) return
+    for (const pending of pendingEntriesOf(entry, current.statementDate, match.account.currency, context.exponent)) {
+      if (current.pendingReferences.has(pending.entryReference)) continue
+      current.pendingReferences.add(pending.entryReference)
+      this.budget.take(current.pending.push(pending) + stringBytes(pending.entryReference) + INDEX_ENTRY_BYTES)
+    }
   }
 
   endStatement(): void {
@@ -199,6 +217,7 @@ export class ImportPlanner implements CamtSink {
       entriesFound: current.entriesFound,
       entriesNotBooked: current.notBooked,
       entries: current.entries,
+      pending: current.pending,
       balances: [...balances.values()],
     })
   }

@@ -14,7 +14,9 @@ import { Amount, MinorUnitsBound } from '../../shared/money.js'
 import { ListQueryProperties } from '../../http/pagination.js'
 import { JsonPatchBody, type PatchRule } from '../../http/json-patch.js'
 
-export const LocalDate = Type.String({ format: 'date', description: 'yyyy-mm-dd, local to the account' })
+import { DateFilterProperties, LocalDate } from './date-range.js'
+
+export { LocalDate }
 
 export const RECONCILIATION_STATUSES = ['NOT_RECONCILED', 'PARTIALLY_RECONCILED', 'RECONCILED'] as const
 export const TRANSACTABLE_TYPES = ['CREDIT_TRANSFER', 'DIRECT_DEBIT', 'EXPECTED_TRANSACTION', 'PAYMENT_BATCH'] as const
@@ -122,10 +124,7 @@ export const TransactionListQuery = Type.Object({
   accountId: Type.Optional(ResourceId),
   currency: Type.Optional(CurrencyCode),
   reconciliationStatus: Type.Optional(Type.Enum([...RECONCILIATION_STATUSES])),
-  date: Type.Optional(LocalDate),
-  'date[eq]': Type.Optional(LocalDate),
-  'date[gte]': Type.Optional(LocalDate),
-  'date[lte]': Type.Optional(LocalDate),
+  ...DateFilterProperties,
   'amount[gte]': Type.Optional(MinorUnitsBound('Minor units, signed')),
   'amount[lte]': Type.Optional(MinorUnitsBound('Minor units, signed')),
 })

@@ -8,26 +8,22 @@ import type { Actor } from '../../iam/actor.js'
 import { nowIso } from '../../shared/clock.js'
 import type { CommandContext } from '../../shared/command-context.js'
 import { requireLive } from '../../shared/lookup.js'
+import { dateRangeOf } from './date-range.js'
 import { transactionRepo, toTransaction, type TransactionFilters } from './transaction.repo.js'
 import { TRANSACTION_PATCH_RULES, TransactionEditable, type Transaction, type TransactionListQuery } from './transaction.schemas.js'
 
 export const TRANSACTIONS = 'transactions'
 const applyPatch = createPatcher(TransactionEditable, TRANSACTION_PATCH_RULES)
 
-/** Query parameters → filters. `date` and `date[eq]` pin one day; `[gte]`/`[lte]` bound a range. @throws ApiError (400) */
+/** Query parameters → filters (date: dateRangeOf). @throws ApiError (400) */
 function filtersOf(query: TransactionListQuery): TransactionFilters {
-  const exactDate = query.date ?? query['date[eq]']
   const filters: TransactionFilters = {
     accountId: query.accountId,
     currency: query.currency,
     reconciliationStatus: query.reconciliationStatus,
-    dateFrom: exactDate ?? query['date[gte]'],
-    dateTo: exactDate ?? query['date[lte]'],
+    ...dateRangeOf(query),
     amountFrom: query['amount[gte]'],
     amountTo: query['amount[lte]'],
-  }
-  if (filters.dateFrom && filters.dateTo && filters.dateFrom > filters.dateTo) {
-    throw invalidField('date[gte]', 'must not be after date[lte]')
   }
   if (filters.amountFrom !== undefined && filters.amountTo !== undefined && filters.amountFrom > filters.amountTo) {
     throw invalidField('amount[gte]', 'must not be above amount[lte]')

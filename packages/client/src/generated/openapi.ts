@@ -324,6 +324,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/financial-data/v2/pending-transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List pending transactions, newest first
+         * @description Entries the bank shows but has not booked, newest provisional date first: by default those still PENDING; status=BOOKED or WITHDRAWN lists the ended ones. Filters: accountId, currency, status; date (or date[eq]) for one day, date[gte] and date[lte] for a range. An inverted range is a 400.
+         *
+         *     Pages: `limit` items at most (1 to 500, default 100); send the response's `nextToken` as `token` for the next page, with the same filters (changing a filter means starting again without a token). A page may hold fewer items than `limit` while more exist: only an empty `nextToken` means the end.
+         */
+        get: operations["listPendingTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/financial-data/v2/pending-transactions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a pending transaction
+         * @description By its Kassa id (a UUID), also once it ended: BOOKED names the booked transaction (bookedTransactionId).
+         */
+        get: operations["getPendingTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/financial-data/v2/pending-transactions/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pending transaction's events, oldest first
+         * @description CREATED when the bank first shows the entry; UPDATED when it reports it otherwise (another amount or provisional date); then BOOKED when the booked entry with the same entry reference arrives, or WITHDRAWN (with the reason as message) when the bank drops it. Originator BANK; each gives the version after it.
+         *
+         *     Pages: `limit` items at most (1 to 500, default 100); send the response's `nextToken` as `token` for the next page, with the same filters (changing a filter means starting again without a token). A page may hold fewer items than `limit` while more exist: only an empty `nextToken` means the end.
+         */
+        get: operations["listPendingTransactionEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/financial-data/v2/balances": {
         parameters: {
             query?: never;
@@ -5625,6 +5689,601 @@ export interface operations {
         };
     };
     listTransactionEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size: below 1 becomes 1, above 500 becomes 500; default 100 */
+                limit?: number;
+                /** @description The nextToken of the previous page */
+                token?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description Sequential per entity */
+                            id: number;
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            organizationId: string;
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            entityId: string;
+                            /** @enum {unknown} */
+                            type: "CREATED" | "UPDATED" | "DELETED";
+                            /** @description What happened, e.g. CREATED, UPDATED, FULLY_APPROVED, SENT_TO_BANK */
+                            name: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                            /** @description User id, BANK, or KASSA for the system */
+                            originator: string;
+                            message?: string;
+                            /** @description Version of the entity after the event */
+                            entityVersion: number;
+                        }[];
+                        /** @description Token for the next page; empty when no more items are known to exist */
+                        nextToken: string;
+                        /** @description The token this page was requested with; empty when none was sent */
+                        token: string;
+                        /** @description The effective limit used */
+                        limit: number;
+                    };
+                };
+            };
+            /** @description The request is invalid; The pagination token is invalid; The JSON Patch is invalid */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication is missing or wrong */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The access key lacks permission for this resource or action */
+            403: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Resource not found; No such endpoint */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests in the past minute */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server-side problem */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily offline for maintenance; Service unavailable */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listPendingTransactions: {
+        parameters: {
+            query?: {
+                /** @description Page size: below 1 becomes 1, above 500 becomes 500; default 100 */
+                limit?: number;
+                /** @description The nextToken of the previous page */
+                token?: string;
+                /** @description Identifier of the resource */
+                accountId?: string;
+                /** @description ISO 4217 currency code */
+                currency?: string;
+                /** @description Default PENDING: what the bank shows unbooked now; BOOKED or WITHDRAWN for the ended ones */
+                status?: "PENDING" | "BOOKED" | "WITHDRAWN";
+                /** @description yyyy-mm-dd, local to the account */
+                date?: string;
+                /** @description yyyy-mm-dd, local to the account */
+                "date[eq]"?: string;
+                /** @description yyyy-mm-dd, local to the account */
+                "date[gte]"?: string;
+                /** @description yyyy-mm-dd, local to the account */
+                "date[lte]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            organizationId: string;
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            accountId: string;
+                            amount: {
+                                /** @description ISO 4217 currency code */
+                                currency: string;
+                                /** @description Minor units of the currency; negative for outflows on transactions */
+                                value: number;
+                                /** @description The amount as a decimal string, e.g. "15.02" */
+                                stringValue: string;
+                            };
+                            /**
+                             * Format: date
+                             * @description yyyy-mm-dd, local to the account: provisional — the day the bank expects to book it (the booked transaction has the day it did)
+                             */
+                            date: string;
+                            /**
+                             * Format: date
+                             * @description yyyy-mm-dd, local to the account
+                             */
+                            valueDate: string;
+                            description: string;
+                            reference?: string;
+                            references: {
+                                endToEndId?: string;
+                                mandateReference?: string;
+                                /** @description The bank's own reference for the entry: its booked transaction will have the same */
+                                entryReference: string;
+                            };
+                            counterparty?: {
+                                /** @enum {unknown} */
+                                partyType?: "INDIVIDUAL" | "COMPANY";
+                                name?: string;
+                                account?: {
+                                    /** @description ISO 3166-1 alpha-2 market code */
+                                    market?: string;
+                                    identifiers: {
+                                        /** @description ISO 3166-1 alpha-2 market code */
+                                        market: string;
+                                        type: string;
+                                        number: string;
+                                    }[];
+                                    bic?: string;
+                                    /** @description The bank's BIC (type BIC) when reported; else empty */
+                                    routing: {
+                                        /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                        type: string;
+                                        number: string;
+                                    }[];
+                                    /** @description The account number as the bank reported it: the IBAN, or another identifier; empty when it reported only the bank */
+                                    rawIdentifier: string;
+                                };
+                            };
+                            bankTransactionCode?: {
+                                domain?: string;
+                                family?: string;
+                                subfamily?: string;
+                                proprietary?: {
+                                    code: string;
+                                    issuer?: string;
+                                };
+                                description?: string;
+                            };
+                            returned: boolean;
+                            returnReason?: {
+                                /** @description ISO 20022 return reason, e.g. AC04 */
+                                code: string;
+                                description?: string;
+                            };
+                            /**
+                             * @description PENDING while the bank shows the entry unbooked; BOOKED once it booked it (bookedTransactionId); WITHDRAWN when it dropped it unbooked
+                             * @enum {unknown}
+                             */
+                            status: "PENDING" | "BOOKED" | "WITHDRAWN";
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            bookedTransactionId?: string;
+                            version: number;
+                            /** @description Send verbatim in If-Match when updating. */
+                            etag: string;
+                            /** Format: date-time */
+                            created: string;
+                            /**
+                             * Format: date-time
+                             * @description When it last changed: for an ended one, when it was booked or withdrawn
+                             */
+                            updated: string;
+                        }[];
+                        /** @description Token for the next page; empty when no more items are known to exist */
+                        nextToken: string;
+                        /** @description The token this page was requested with; empty when none was sent */
+                        token: string;
+                        /** @description The effective limit used */
+                        limit: number;
+                    };
+                };
+            };
+            /** @description The request is invalid; The pagination token is invalid; The JSON Patch is invalid */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication is missing or wrong */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The access key lacks permission for this resource or action */
+            403: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests in the past minute */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server-side problem */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily offline for maintenance; Service unavailable */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getPendingTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        id: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        organizationId: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        accountId: string;
+                        amount: {
+                            /** @description ISO 4217 currency code */
+                            currency: string;
+                            /** @description Minor units of the currency; negative for outflows on transactions */
+                            value: number;
+                            /** @description The amount as a decimal string, e.g. "15.02" */
+                            stringValue: string;
+                        };
+                        /**
+                         * Format: date
+                         * @description yyyy-mm-dd, local to the account: provisional — the day the bank expects to book it (the booked transaction has the day it did)
+                         */
+                        date: string;
+                        /**
+                         * Format: date
+                         * @description yyyy-mm-dd, local to the account
+                         */
+                        valueDate: string;
+                        description: string;
+                        reference?: string;
+                        references: {
+                            endToEndId?: string;
+                            mandateReference?: string;
+                            /** @description The bank's own reference for the entry: its booked transaction will have the same */
+                            entryReference: string;
+                        };
+                        counterparty?: {
+                            /** @enum {unknown} */
+                            partyType?: "INDIVIDUAL" | "COMPANY";
+                            name?: string;
+                            account?: {
+                                /** @description ISO 3166-1 alpha-2 market code */
+                                market?: string;
+                                identifiers: {
+                                    /** @description ISO 3166-1 alpha-2 market code */
+                                    market: string;
+                                    type: string;
+                                    number: string;
+                                }[];
+                                bic?: string;
+                                /** @description The bank's BIC (type BIC) when reported; else empty */
+                                routing: {
+                                    /** @description BIC, or the type of a national clearing code such as DE_BLZ, GB_DSC, US_ABA */
+                                    type: string;
+                                    number: string;
+                                }[];
+                                /** @description The account number as the bank reported it: the IBAN, or another identifier; empty when it reported only the bank */
+                                rawIdentifier: string;
+                            };
+                        };
+                        bankTransactionCode?: {
+                            domain?: string;
+                            family?: string;
+                            subfamily?: string;
+                            proprietary?: {
+                                code: string;
+                                issuer?: string;
+                            };
+                            description?: string;
+                        };
+                        returned: boolean;
+                        returnReason?: {
+                            /** @description ISO 20022 return reason, e.g. AC04 */
+                            code: string;
+                            description?: string;
+                        };
+                        /**
+                         * @description PENDING while the bank shows the entry unbooked; BOOKED once it booked it (bookedTransactionId); WITHDRAWN when it dropped it unbooked
+                         * @enum {unknown}
+                         */
+                        status: "PENDING" | "BOOKED" | "WITHDRAWN";
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        bookedTransactionId?: string;
+                        version: number;
+                        /** @description Send verbatim in If-Match when updating. */
+                        etag: string;
+                        /** Format: date-time */
+                        created: string;
+                        /**
+                         * Format: date-time
+                         * @description When it last changed: for an ended one, when it was booked or withdrawn
+                         */
+                        updated: string;
+                    };
+                };
+            };
+            /** @description The request is invalid; The pagination token is invalid; The JSON Patch is invalid */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication is missing or wrong */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The access key lacks permission for this resource or action */
+            403: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Resource not found; No such endpoint */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests in the past minute */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server-side problem */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily offline for maintenance; Service unavailable */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listPendingTransactionEvents: {
         parameters: {
             query?: {
                 /** @description Page size: below 1 becomes 1, above 500 becomes 500; default 100 */
@@ -25641,6 +26300,8 @@ export interface operations {
                             transactionsBooked: number;
                             /** @description Booked entries the account already had (same entry reference): not created again */
                             transactionsAlreadyPresent: number;
+                            /** @description Pending transactions created (/financial-data/v2/pending-transactions): PDNG entries with the bank's reference (AcctSvcrRef) that the account had neither pending nor booked; a later booked entry with that reference ends them */
+                            pendingTransactionsRecorded: number;
                             /** @description Balances recorded (a repeated report replaces the earlier one of the same day) */
                             balances: {
                                 /** @description ISO 20022 balance type code the bank reported: OPBD, PRCD, CLBD, CLAV, ITBD, OPAV, ITAV */
@@ -25944,6 +26605,8 @@ export interface operations {
                                 transactionsBooked: number;
                                 /** @description Booked entries the account already had (same entry reference): not created again */
                                 transactionsAlreadyPresent: number;
+                                /** @description Pending transactions created (/financial-data/v2/pending-transactions): PDNG entries with the bank's reference (AcctSvcrRef) that the account had neither pending nor booked; a later booked entry with that reference ends them */
+                                pendingTransactionsRecorded: number;
                                 /** @description Balances recorded (a repeated report replaces the earlier one of the same day) */
                                 balances: {
                                     /** @description ISO 20022 balance type code the bank reported: OPBD, PRCD, CLBD, CLAV, ITBD, OPAV, ITAV */
@@ -26131,6 +26794,8 @@ export interface operations {
                                 transactionsBooked: number;
                                 /** @description Booked entries the account already had (same entry reference): not created again */
                                 transactionsAlreadyPresent: number;
+                                /** @description Pending transactions created (/financial-data/v2/pending-transactions): PDNG entries with the bank's reference (AcctSvcrRef) that the account had neither pending nor booked; a later booked entry with that reference ends them */
+                                pendingTransactionsRecorded: number;
                                 /** @description Balances recorded (a repeated report replaces the earlier one of the same day) */
                                 balances: {
                                     /** @description ISO 20022 balance type code the bank reported: OPBD, PRCD, CLBD, CLAV, ITBD, OPAV, ITAV */

@@ -1,0 +1,1 @@
+export { pendingTransactionRoutes } from './pending-transaction.routes.js'
