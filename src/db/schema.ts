@@ -3,14 +3,14 @@
  * ids are UUID strings, times are ISO 8601 UTC strings (lexically ordered),
  * JSON documents are text, flags are 0/1 integers.
  */
-import type { OrganizationsTable, RolesTable, UsersTable, AccessKeysTable, UserPasswordsTable, UserTotpTable, SessionsTable, SignInFailuresTable, OAuth2AccessTokensTable } from './tables/iam.js'
+import type { OrganizationsTable, RolesTable, UsersTable, AccessKeysTable, UserPasswordsTable, UserTotpTable, SessionsTable, SignInFailuresTable, OAuth2AccessTokensTable, AuditLogEntriesTable } from './tables/iam.js'
 import type { EventsTable, IdempotencyKeysTable } from './tables/conventions.js'
 import type { AccountsTable, EntitiesTable, TransactionsTable, PendingTransactionsTable, BalancesTable, StatementImportsTable, SandboxBanksTable, SandboxAccountsTable, SandboxInstructionsTable } from './tables/financial-data.js'
 import type { CounterpartiesTable, ExternalAccountsTable, PaymentsTable, PaymentApprovalStepsTable, MandatesTable, ApprovalChainsTable } from './tables/payments.js'
 import type { WebhooksTable, WebhookKeysTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './tables/webhooks.js'
 import type { BankConnectionsTable, BankFileItemsTable, BankFilesTable, SimulatedBankAnswersTable, SimulatedBankIntakeTable } from './tables/connectivity.js'
 
-export type { OrganizationsTable, RolesTable, UsersTable, AccessKeysTable, UserPasswordsTable, UserTotpTable, SessionsTable, SignInFailuresTable, OAuth2AccessTokensTable } from './tables/iam.js'
+export type { OrganizationsTable, RolesTable, UsersTable, AccessKeysTable, UserPasswordsTable, UserTotpTable, SessionsTable, SignInFailuresTable, OAuth2AccessTokensTable, AuditLogEntriesTable } from './tables/iam.js'
 export type { EventsTable, IdempotencyKeysTable } from './tables/conventions.js'
 export type { AccountsTable, EntitiesTable, TransactionsTable, PendingTransactionsTable, BalancesTable, StatementImportsTable, SandboxBanksTable, SandboxAccountsTable, SandboxInstructionsTable } from './tables/financial-data.js'
 export type { CounterpartiesTable, ExternalAccountsTable, PaymentsTable, PaymentApprovalStepsTable, MandatesTable, ApprovalChainsTable } from './tables/payments.js'
@@ -27,6 +27,7 @@ export interface DatabaseSchema {
   sessions: SessionsTable
   sign_in_failures: SignInFailuresTable
   oauth2_access_tokens: OAuth2AccessTokensTable
+  audit_log_entries: AuditLogEntriesTable
   entities: EntitiesTable
   accounts: AccountsTable
   counterparties: CounterpartiesTable

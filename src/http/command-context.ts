@@ -10,6 +10,8 @@ export function commandContext(request: FastifyRequest, reply: FastifyReply, sta
   const { database } = request.server
   return {
     actor: request.actor!,
+    requestId: request.id,
+    clientAddress: request.ip,
     transaction: async (work) => {
       const held = request.idempotencyKey
       try {

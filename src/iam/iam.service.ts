@@ -62,6 +62,7 @@ export async function createProgrammaticAccess(
     secret_hash: hashSecret(secret),
     created: user.created,
     revoked_at: null,
+    first_used_at: null,
   })
   return { organizationId, userId: user.id, accessKey, secret, role: role.name }
 }

@@ -1,4 +1,5 @@
 export type { Actor } from './actor.js'
+export { recordAuditEntry, type AuditActor, type AuditContext, type AuditEntry } from './audit-log/audit-log.service.js'
 export { accessKeyRoutes } from './access-keys/access-key.routes.js'
 export { createAuthenticator, forgetCachedGrants } from './authenticate.js'
 export { requirePermission } from './authorize.js'

@@ -54,6 +54,7 @@ export const PERMISSIONS = [
   'connections:create',
   'connections:update',
   'connections:delete',
+  'audit_log:read',
 ] as const
 
 export type Permission = (typeof PERMISSIONS)[number]

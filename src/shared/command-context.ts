@@ -12,5 +12,8 @@ export type Trx = Transaction<DatabaseSchema>
  */
 export interface CommandContext {
   actor: Actor
+  /** The request's `request-id` and the client's address, for the audit log (iam/audit-log); absent outside HTTP (the CLI). */
+  requestId?: string
+  clientAddress?: string
   transaction<T>(work: (trx: Trx) => Promise<T>): Promise<T>
 }

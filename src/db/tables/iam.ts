@@ -52,6 +52,8 @@ export interface AccessKeysTable {
   secret_hash: string
   created: string
   revoked_at: string | null
+  /** When the key first authenticated a request (the audit log's access_keys.first_use); null until then. */
+  first_used_at: string | null
 }
 
 /** The password of a HUMAN user: a scrypt hash with its parameters and salt (see iam/passwords). */
@@ -104,4 +106,25 @@ export interface OAuth2AccessTokensTable {
   access_key_id: string
   created: string
   expires_at: string
+}
+
+/**
+ * One entry of the audit log (iam/audit-log): append-only, the database refuses UPDATE and DELETE.
+ * `before` and `after` are JSON documents of the resource as the API shows it, secrets redacted.
+ */
+export interface AuditLogEntriesTable {
+  id: string
+  organization_id: string
+  created: string
+  actor_type: 'USER' | 'ACCESS_KEY' | 'SYSTEM'
+  actor_user_id: string | null
+  actor_access_key_id: string | null
+  actor_session_id: string | null
+  action: string
+  resource_type: string
+  resource_id: string
+  request_id: string | null
+  client_address: string | null
+  before: string | null
+  after: string | null
 }

@@ -62,6 +62,7 @@ export function createAccessKeyService(database: Database) {
           secret_hash: hashSecret(secret),
           created: nowIso(),
           revoked_at: null,
+          first_used_at: null,
         }
         await recordKeyEvent(trx, ctx, userId, 'ACCESS_KEY_CREATED', row)
         if ((await accessKeyRepo.activeKeysOf(trx, userId)).length >= MAX_ACTIVE_KEYS_PER_USER) {
