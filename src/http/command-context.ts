@@ -12,13 +12,16 @@ export function commandContext(request: FastifyRequest, reply: FastifyReply, sta
     actor: request.actor!,
     requestId: request.id,
     clientAddress: request.ip,
+    foundExisting: () => {
+      status = 200
+    },
     transaction: async (work) => {
       const held = request.idempotencyKey
       try {
         return await database.transaction(async (trx) => {
           const result = await work(trx)
+          reply.code(status)
           if (held) {
-            reply.code(status)
             await held.complete(trx, status, String(reply.serialize(result)))
           }
           return result

@@ -16,4 +16,9 @@ export interface CommandContext {
   requestId?: string
   clientAddress?: string
   transaction<T>(work: (trx: Trx) => Promise<T>): Promise<T>
+  /**
+   * Called inside `work` by a create that found the resource it describes already there and returns it instead of
+   * making a second one (reference: an equivalent entity): over HTTP the answer, stored one included, is 200, not 201.
+   */
+  foundExisting?(): void
 }

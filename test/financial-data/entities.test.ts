@@ -83,6 +83,48 @@ describe('creating and reading', () => {
   })
 })
 
+describe('an equivalent entity (reference: POST answers 200 with the one that exists)', () => {
+  it('answers 200 with the existing entity, creating nothing and recording no event, when every field is the same', async () => {
+    const org = await t.newOrganization('Equivalence AB')
+    const [root] = await entitiesOf(t, org)
+    const body = { ...FULL, externalId: undefined, parentId: root!.id.toUpperCase(), metadata: { b: '2', a: '1' } }
+    const first = await t.request({ method: 'POST', url: ENTITIES, body, as: org })
+    expect(first.statusCode, first.body).toBe(201)
+    // The same fields, the JSON objects' keys in another order.
+    const again = await t.request({ method: 'POST', url: ENTITIES, body: { ...body, metadata: { a: '1', b: '2' }, address: { ...FULL.address } }, as: org })
+    expect(again.statusCode, again.body).toBe(200)
+    expect(again.json()).toEqual(first.json())
+    expect(await entitiesOf(t, org)).toHaveLength(2)
+    const events = (await t.request({ method: 'GET', url: `${ENTITIES}/${first.json().id}/events`, as: org })).json()
+    expect(events.items).toHaveLength(1)
+  })
+
+  it.each([
+    ['another legal name', { legalName: 'Acme Nordics Holding AB' }],
+    ['a field the entity lacks', { address: { country: 'SE' } }],
+    ['a field left out that the entity has', { nationalIdentifier: undefined }],
+    ['other metadata', { metadata: { companyCode: '21' } }],
+  ])('creates a second entity (201) when the request differs by %s', async (_name, overrides) => {
+    const org = await t.newOrganization('Difference AB')
+    const base = { legalName: FULL.legalName, nationalIdentifier: FULL.nationalIdentifier, metadata: FULL.metadata }
+    expect((await t.request({ method: 'POST', url: ENTITIES, body: base, as: org })).statusCode).toBe(201)
+    const other = await t.request({ method: 'POST', url: ENTITIES, body: { ...base, ...overrides }, as: org })
+    expect(other.statusCode, other.body).toBe(201)
+    expect(await entitiesOf(t, org)).toHaveLength(3)
+  })
+
+  it('stores the 200 for the Idempotency-Key: a retry answers 200 with the same body', async () => {
+    const org = await t.newOrganization('Stored Answer AB')
+    const body = { legalName: 'Stored Answer Nordics AB' }
+    expect((await t.request({ method: 'POST', url: ENTITIES, body, as: org })).statusCode).toBe(201)
+    const headers = { 'idempotency-key': 'equivalent-entity-1' }
+    const found = await t.request({ method: 'POST', url: ENTITIES, body, as: org, headers })
+    const replayed = await t.request({ method: 'POST', url: ENTITIES, body, as: org, headers })
+    expect([found.statusCode, replayed.statusCode]).toEqual([200, 200])
+    expect(replayed.body).toBe(found.body)
+  })
+})
+
 describe('validation: 400 naming the field', () => {
   it.each([
     ['no legal name', { legalName: undefined }, 'legalName'],

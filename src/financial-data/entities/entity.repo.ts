@@ -44,6 +44,18 @@ export const entityRepo = {
     return ('id' in ref ? query.where('id', '=', ref.id) : query.where('external_id', '=', ref.externalId)).executeTakeFirst()
   },
 
+  /** The live entities of the organization with this legal name: the candidates for an equivalent create. */
+  async liveNamed(db: Executor, organizationId: string, legalName: string): Promise<EntitiesTable[]> {
+    return db
+      .selectFrom('entities')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('legal_name', '=', legalName)
+      .where('deleted_at', 'is', null)
+      .orderBy('id', 'asc')
+      .execute()
+  },
+
   /** Live entities, oldest first; fetches `limit + 1` rows for the pager. */
   async list(db: Executor, organizationId: string, filters: { parentId?: string }, page: PageRequest): Promise<EntitiesTable[]> {
     let query = db.selectFrom('entities').selectAll().where('organization_id', '=', organizationId).where('deleted_at', 'is', null)

@@ -27,12 +27,15 @@ export function entityRoutes(app: ApiApp): void {
         description:
           'A legal entity of the organization: own accounts belong to one, counterparties may be scoped to some. parentId, ' +
           'when given, names another live entity of the organization (400 otherwise). 409 external_id_taken when the ' +
-          'externalId is already used.',
+          'externalId is already used. When a live entity equivalent to the request exists (every field given equal, every ' +
+          'field left out absent from it too), the answer is 200 with that entity and nothing is created, as the ' +
+          'reference does: a create retried without an Idempotency-Key makes no second entity.',
         body: CreateEntity,
-        response: { 201: Entity, ...errorResponses(400, 403, 409, 413, 415, 422, 425) },
+        response: { 200: Entity, 201: Entity, ...errorResponses(400, 403, 409, 413, 415, 422, 425) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.create(commandContext(request, reply, 201), request.body)),
+    // The context sets the status: 201, or 200 when the create found an equivalent entity.
+    async (request, reply) => reply.send(await service.create(commandContext(request, reply, 201), request.body)),
   )
 
   app.get(

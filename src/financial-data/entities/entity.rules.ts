@@ -1,6 +1,10 @@
+import { isDeepStrictEqual } from 'node:util'
+import type { CreateEntity, Entity } from './entity.schemas.js'
+
 /**
- * The entity tree's one rule a schema cannot state (reference §2.10: an entity's parent is another entity):
- * following parents from any entity ends at a root, never back where it started.
+ * The entity rules a schema cannot state: the tree (reference §2.10: an entity's parent is another entity —
+ * following parents from any entity ends at a root, never back where it started), and when a create names an
+ * entity that already exists.
  */
 
 /**
@@ -17,4 +21,20 @@ export function makesCycle(parents: ReadonlyMap<string, string | null>, id: stri
     seen.add(current)
   }
   return false
+}
+
+/**
+ * Whether a create request describes `entity` exactly (reference §1: `POST /financial-data/v2/entities` answers 200
+ * with the existing entity when an equivalent one exists): every field the request gives equals the entity's, and
+ * every field it leaves out is absent from the entity too (metadata left out is the empty object).
+ */
+export function isEquivalent(entity: Entity, request: CreateEntity): boolean {
+  return (
+    entity.legalName === request.legalName &&
+    entity.externalId === request.externalId &&
+    entity.parentId === request.parentId?.toLowerCase() &&
+    isDeepStrictEqual(entity.nationalIdentifier, request.nationalIdentifier) &&
+    isDeepStrictEqual(entity.address, request.address) &&
+    isDeepStrictEqual(entity.metadata, request.metadata ?? {})
+  )
 }

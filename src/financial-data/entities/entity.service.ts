@@ -14,7 +14,7 @@ import { newId } from '../../shared/ids.js'
 import { requireLive } from '../../shared/lookup.js'
 import { lostRace } from '../../shared/lost-race.js'
 import { entityRepo, toEntity, type EntityUsers } from './entity.repo.js'
-import { makesCycle } from './entity.rules.js'
+import { isEquivalent, makesCycle } from './entity.rules.js'
 import { ENTITY_PATCH_RULES, EntityEditable, type CreateEntity, type Entity, type EntityListQuery } from './entity.schemas.js'
 
 export const ENTITIES = 'entities'
@@ -82,7 +82,8 @@ export function createEntityService(database: Database) {
 
   return {
     /**
-     * Creates an entity, with its CREATED event.
+     * Creates an entity, with its CREATED event — or, when a live entity equivalent to the request exists
+     * (entity.rules isEquivalent), answers that one unchanged and tells the context so (200, not 201).
      * @throws ApiError invalid_request (400: parentId names no live entity of the organization), external_id_taken (409).
      */
     async create(ctx: CommandContext, input: CreateEntity): Promise<Entity> {
@@ -90,6 +91,11 @@ export function createEntityService(database: Database) {
       try {
         return await ctx.transaction(async (trx) => {
           const parent = input.parentId === undefined ? undefined : await lockEntity(trx, organizationId, input.parentId, 'parentId')
+          const equivalent = (await entityRepo.liveNamed(trx, organizationId, input.legalName)).map(toEntity).find((entity) => isEquivalent(entity, input))
+          if (equivalent) {
+            ctx.foundExisting?.()
+            return equivalent
+          }
           const now = nowIso()
           const row: EntitiesTable = {
             id: newId(),
