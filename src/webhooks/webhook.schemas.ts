@@ -4,9 +4,11 @@ import { ResourceId, Timestamp, Version } from '../shared/common.schemas.js'
 
 /** The resources whose events a webhook can subscribe to: the event log's entity types. */
 export const WEBHOOK_RESOURCES = [
+  'entities',
   'counterparties',
   'external_accounts',
   'transactions',
+  'pending_transactions',
   'credit_transfers',
   'direct_debits',
   'mandates',

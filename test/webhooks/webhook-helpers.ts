@@ -28,7 +28,7 @@ export interface CreatedWebhook {
   version: number
 }
 
-export const ALL_RESOURCES = ['counterparties', 'external_accounts', 'transactions', 'credit_transfers', 'direct_debits', 'mandates'].map(
+export const ALL_RESOURCES = ['entities', 'counterparties', 'external_accounts', 'transactions', 'pending_transactions', 'credit_transfers', 'direct_debits', 'mandates'].map(
   (resource) => ({ resource, apiVersion: 2 }),
 )
 

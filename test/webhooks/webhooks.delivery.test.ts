@@ -30,10 +30,13 @@ async function createCounterparty(): Promise<{ id: string; etag: string; account
 }
 
 describe('webhook delivery: the first-payment flow', () => {
-  it('delivers counterparty and credit transfer events in order, signed, with the entity after each event', async () => {
+  it('delivers entity, counterparty, credit transfer and pending transaction events in order, signed, with the entity after each event', async () => {
     receiver = await startReceiver()
     const webhook = await createWebhook(t, { url: receiver.url })
     const keys = webhook.keys.map((k) => k.signingKey)
+
+    const entity = await t.request({ method: 'POST', url: '/financial-data/v2/entities', body: { legalName: 'Webhook Subsidiary AB' } })
+    expect(entity.statusCode, entity.body).toBe(201)
 
     const counterparty = await createCounterparty()
     const updated = await t.request({
@@ -74,9 +77,11 @@ describe('webhook delivery: the first-payment flow', () => {
       (r) =>
         eventsOf(r, counterparty.id).length >= 3 &&
         eventsOf(r, counterparty.accounts[0]!.id).length >= 2 &&
-        eventsOf(r, payment.id).some((event) => event.endsWith(':RECONCILED')),
+        eventsOf(r, payment.id).some((event) => event.endsWith(':RECONCILED')) &&
+        r.some((one) => one.json.resource === 'pending_transactions' && one.json.event.name === 'BOOKED'),
       15_000,
     )
+    expect(eventsOf(receiver.received, entity.json().id)).toEqual(['1:CREATED'])
     expect(eventsOf(receiver.received, counterparty.id)).toEqual(['1:CREATED', '2:UPDATED', '3:DELETED'])
     expect(eventsOf(receiver.received, counterparty.accounts[0]!.id)).toEqual(['1:CREATED', '2:DELETED'])
     const logged = (await t.request({ method: 'GET', url: `/payments/v2/credit-transfers/${payment.id}/events` })).json()
@@ -86,6 +91,10 @@ describe('webhook delivery: the first-payment flow', () => {
     expect(eventsOf(receiver.received, payment.id)).toEqual(paymentEvents)
     const booked = receiver.received.find((r) => r.json.resource === 'transactions' && r.json.entity.attachedTransactables?.[0]?.id === payment.id)
     expect(booked?.json.entity).toMatchObject({ amount: { currency: 'EUR', value: -12_500 } })
+    // The sandbox bank showed the debit pending between acceptance and booking; its booking ended it.
+    const pending = receiver.received.find((r) => r.json.resource === 'pending_transactions' && r.json.event.name === 'BOOKED')!
+    expect(pending.json.entity).toMatchObject({ status: 'BOOKED', bookedTransactionId: booked!.json.entity.id, amount: { value: -12_500 } })
+    expect(eventsOf(receiver.received, pending.json.entity.id)).toEqual(['1:CREATED', '2:BOOKED'])
 
     for (const request of receiver.received) {
       expect(await isSigned(request, keys), request.body).toBe(true)
