@@ -28,6 +28,29 @@ describe('entityIds', () => {
     expect(await createCounterparty(t)).not.toHaveProperty('entityIds')
   })
 
+  it('filters counterparties and external accounts by entityIdsIn: scoped to any of them; the whole-organization ones do not match', async () => {
+    const org = await t.newOrganization('Filter Scope AB')
+    const [first] = await entitiesOf(t, org)
+    const second = await createEntity(t, { legalName: 'Filter Scope Two AB' }, org)
+    const third = await createEntity(t, { legalName: 'Filter Scope Three AB' }, org)
+    const onFirst = await createCounterparty(t, { entityIds: [first!.id] }, org)
+    const onBoth = await createCounterparty(t, { entityIds: [second.id, first!.id] }, org)
+    await createCounterparty(t, {}, org)
+    const ids = (items: Array<{ id: string }>) => items.map((item) => item.id).sort()
+
+    expect(ids(await listAll(t, `${COUNTERPARTIES}?entityIdsIn=${first!.id}`, org))).toEqual(ids([onFirst, onBoth]))
+    expect(ids(await listAll(t, `${COUNTERPARTIES}?entityIdsIn=${second.id.toUpperCase()}`, org))).toEqual([onBoth.id])
+    expect(ids(await listAll(t, `${COUNTERPARTIES}?entityIdsIn=${third.id}&entityIdsIn=${second.id}`, org))).toEqual([onBoth.id])
+    expect(await listAll(t, `${COUNTERPARTIES}?entityIdsIn=${third.id}`, org)).toEqual([])
+    const accounts = await listAll<{ id: string; counterpartyId: string }>(t, `${EXTERNAL_ACCOUNTS}?entityIdsIn=${second.id}`, org)
+    expect(accounts.map((account) => account.counterpartyId)).toEqual(onBoth.accounts.map(() => onBoth.id))
+    expect((await listAll(t, `${EXTERNAL_ACCOUNTS}?entityIdsIn=${first!.id}`, org)).length).toBe(onFirst.accounts.length + onBoth.accounts.length)
+    // A page token stays bound to its filter.
+    const page = (await t.request({ method: 'GET', url: `${COUNTERPARTIES}?limit=1&entityIdsIn=${first!.id}`, as: org })).json()
+    expectError(await t.request({ method: 'GET', url: `${COUNTERPARTIES}?limit=1&entityIdsIn=${second.id}&token=${page.nextToken}`, as: org }), 400, 'invalid_token')
+    expectInvalidField(await t.request({ method: 'GET', url: `${COUNTERPARTIES}?entityIdsIn=acme`, as: org }), 'entityIdsIn.0')
+  })
+
   it('refuses an id that is no live entity of the organization, a repeated one, or one that is no UUID: 400', async () => {
     const [theirs] = await entitiesOf(t, await t.newOrganization('Other Scope AB'))
     const gone = await createEntity(t, { legalName: 'Gone Scope AB' })

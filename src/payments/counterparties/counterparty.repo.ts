@@ -6,7 +6,7 @@ import { keysetAfter, type PageRequest } from '../../http/pagination.js'
 import { etagOf } from '../../http/preconditions.js'
 import type { ResourceRef } from '../../http/resource-ref.js'
 import type { Address, NationalIdentifier } from '../../shared/common.schemas.js'
-import { accountNumbersText, entityScope, toExternalAccount } from '../external-accounts/index.js'
+import { accountNumbersText, entityScope, scopedToAnyOf, toExternalAccount } from '../external-accounts/index.js'
 import { MIN_QUERY_LENGTH, type Counterparty } from './counterparty.schemas.js'
 
 export function toCounterparty(row: CounterpartiesTable, accounts: ExternalAccountsTable[]): Counterparty {
@@ -73,7 +73,7 @@ export const counterpartyRepo = {
   },
 
   /** Newest first; fetches `limit + 1` rows for the pager. */
-  async list(db: Executor, organizationId: string, filters: { query?: string }, page: PageRequest): Promise<CounterpartiesTable[]> {
+  async list(db: Executor, organizationId: string, filters: { query?: string; entityIdsIn?: string[] }, page: PageRequest): Promise<CounterpartiesTable[]> {
     let query = db
       .selectFrom('counterparties as c')
       .selectAll('c')
@@ -93,6 +93,7 @@ export const counterpartyRepo = {
         ]),
       )
     }
+    if (filters.entityIdsIn) query = query.where(scopedToAnyOf('c.entity_ids', filters.entityIdsIn))
     if (page.after) query = query.where(keysetAfter(['c.id'], 'desc', page.after))
     return query.orderBy('c.id', 'desc').limit(page.limit + 1).execute()
   },

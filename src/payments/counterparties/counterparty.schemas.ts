@@ -11,7 +11,7 @@ import {
 } from '../../shared/common.schemas.js'
 import { ListQueryProperties } from '../../http/pagination.js'
 import { JsonPatchBody, type PatchRule } from '../../http/json-patch.js'
-import { CreateEmbeddedExternalAccount, ExternalAccount } from '../external-accounts/external-account.schemas.js'
+import { CreateEmbeddedExternalAccount, EntityIdsIn, ExternalAccount } from '../external-accounts/external-account.schemas.js'
 
 export const PARTY_TYPES = ['INDIVIDUAL', 'COMPANY'] as const
 
@@ -98,6 +98,7 @@ export const CounterpartyListQuery = Type.Object({
   query: Type.Optional(
     Type.String({ minLength: MIN_QUERY_LENGTH, maxLength: 100, description: 'Free text matched against legal name, alias and account numbers' }),
   ),
+  entityIdsIn: EntityIdsIn,
 })
 export type CounterpartyListQuery = Static<typeof CounterpartyListQuery>
 

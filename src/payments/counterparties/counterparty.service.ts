@@ -116,9 +116,9 @@ export function createCounterpartyService(database: Database) {
 
     /** Newest first. @throws ApiError invalid_token (400). */
     list(actor: Actor, query: CounterpartyListQuery): ListEnvelopeOf<Counterparty> | Promise<ListEnvelopeOf<Counterparty>> {
-      const filters = { query: query.query }
+      const filters = { query: query.query, entityIdsIn: query.entityIdsIn?.map((id) => id.toLowerCase()) }
       const page = pageRequest(query, COUNTERPARTIES, filters, ['text'])
-      const key = JSON.stringify([actor.organizationId, page.limit, query.token ?? null, filters.query ?? null])
+      const key = JSON.stringify([actor.organizationId, page.limit, query.token ?? null, filters.query ?? null, filters.entityIdsIn ?? null])
       return recentPages(database.db, key, async () => {
         const rows = await counterpartyRepo.list(database.db, actor.organizationId, filters, page)
         const accounts = groupBy(

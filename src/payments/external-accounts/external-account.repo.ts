@@ -6,7 +6,7 @@ import type { ResourceRef } from '../../http/resource-ref.js'
 import { etagOf } from '../../http/preconditions.js'
 import { displayNumber } from '../../shared/account-identifiers.js'
 import { ACCOUNT_IDENTIFIER_TYPES, type AccountIdentifier } from '../../shared/common.schemas.js'
-import { entityScope } from './entity-scope.js'
+import { entityScope, scopedToAnyOf } from './entity-scope.js'
 import type { ExternalAccount } from './external-account.schemas.js'
 
 /** An external account's row with its counterparty's entity_ids, which the account inherits (entity-scope.ts). */
@@ -112,11 +112,12 @@ export const externalAccountRepo = {
   async list(
     db: Executor,
     organizationId: string,
-    filters: { counterpartyId?: string },
+    filters: { counterpartyId?: string; entityIdsIn?: string[] },
     page: PageRequest,
   ): Promise<ScopedExternalAccountRow[]> {
     let query = withScope(db).where('a.organization_id', '=', organizationId).where('a.deleted_at', 'is', null)
     if (filters.counterpartyId) query = query.where('a.counterparty_id', '=', filters.counterpartyId)
+    if (filters.entityIdsIn) query = query.where(scopedToAnyOf('c.entity_ids', filters.entityIdsIn))
     if (page.after) query = query.where(keysetAfter(['a.id'], 'desc', page.after))
     return query.orderBy('a.id', 'desc').limit(page.limit + 1).execute()
   },

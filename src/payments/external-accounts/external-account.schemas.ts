@@ -70,9 +70,19 @@ export const CreateExternalAccount = Type.Object(
 )
 export type CreateExternalAccount = Static<typeof CreateExternalAccount>
 
+/** reference §6: a list filter of counterparties and external accounts, repeated as `entityIdsIn=…&entityIdsIn=…`. */
+export const EntityIdsIn = Type.Optional(
+  Type.Array(Type.String({ format: 'uuid' }), {
+    minItems: 1,
+    maxItems: 50,
+    description: 'Only those whose counterparty is scoped to at least one of these entities (entityIds); repeat the parameter for several',
+  }),
+)
+
 export const ExternalAccountListQuery = Type.Object({
   ...ListQueryProperties,
   counterpartyId: Type.Optional(ResourceId),
+  entityIdsIn: EntityIdsIn,
 })
 export type ExternalAccountListQuery = Static<typeof ExternalAccountListQuery>
 

@@ -78,7 +78,7 @@ export function createExternalAccountService(database: Database, holders: Accoun
     /** @throws ApiError invalid_token (400). */
     async list(actor: Actor, query: ExternalAccountListQuery): Promise<ListEnvelopeOf<ExternalAccount>> {
       // Ids are stored in lower case; a path id may come in either case (RFC 9562), so may this one.
-      const filters = { counterpartyId: query.counterpartyId?.toLowerCase() }
+      const filters = { counterpartyId: query.counterpartyId?.toLowerCase(), entityIdsIn: query.entityIdsIn?.map((id) => id.toLowerCase()) }
       const page = pageRequest(query, EXTERNAL_ACCOUNTS, filters, ['text'])
       const rows = await externalAccountRepo.list(database.db, actor.organizationId, filters, page)
       return pageOf(rows, page, (row) => [row.id], (row) => toExternalAccount(row, row.counterparty_entity_ids))
