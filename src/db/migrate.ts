@@ -17,6 +17,7 @@ import * as simulatedBank from './migrations/0015-simulated-bank.js'
 import * as oauth2AccessTokens from './migrations/0017-oauth2-access-tokens.js'
 import * as entities from './migrations/0018-entities.js'
 import * as pendingTransactions from './migrations/0019-pending-transactions.js'
+import * as creditTransferBatches from './migrations/0020-credit-transfer-batches.js'
 import * as auditLog from './migrations/0021-audit-log.js'
 
 /** Migrations are listed here in order; names never change once released. */
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0017-oauth2-access-tokens': oauth2AccessTokens,
   '0018-entities': entities,
   '0019-pending-transactions': pendingTransactions,
+  '0020-credit-transfer-batches': creditTransferBatches,
   '0021-audit-log': auditLog,
 }
 

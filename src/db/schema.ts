@@ -6,14 +6,14 @@
 import type { OrganizationsTable, RolesTable, UsersTable, AccessKeysTable, UserPasswordsTable, UserTotpTable, SessionsTable, SignInFailuresTable, OAuth2AccessTokensTable, AuditLogEntriesTable } from './tables/iam.js'
 import type { EventsTable, IdempotencyKeysTable } from './tables/conventions.js'
 import type { AccountsTable, EntitiesTable, TransactionsTable, PendingTransactionsTable, BalancesTable, StatementImportsTable, SandboxBanksTable, SandboxAccountsTable, SandboxInstructionsTable } from './tables/financial-data.js'
-import type { CounterpartiesTable, ExternalAccountsTable, PaymentsTable, PaymentApprovalStepsTable, MandatesTable, ApprovalChainsTable } from './tables/payments.js'
+import type { CounterpartiesTable, ExternalAccountsTable, PaymentsTable, PaymentApprovalStepsTable, MandatesTable, ApprovalChainsTable, CreditTransferBatchesTable, CreditTransferBatchResultsTable, CreditTransferBatchApprovalStepsTable } from './tables/payments.js'
 import type { WebhooksTable, WebhookKeysTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './tables/webhooks.js'
 import type { BankConnectionsTable, BankFileItemsTable, BankFilesTable, SimulatedBankAnswersTable, SimulatedBankIntakeTable } from './tables/connectivity.js'
 
 export type { OrganizationsTable, RolesTable, UsersTable, AccessKeysTable, UserPasswordsTable, UserTotpTable, SessionsTable, SignInFailuresTable, OAuth2AccessTokensTable, AuditLogEntriesTable } from './tables/iam.js'
 export type { EventsTable, IdempotencyKeysTable } from './tables/conventions.js'
 export type { AccountsTable, EntitiesTable, TransactionsTable, PendingTransactionsTable, BalancesTable, StatementImportsTable, SandboxBanksTable, SandboxAccountsTable, SandboxInstructionsTable } from './tables/financial-data.js'
-export type { CounterpartiesTable, ExternalAccountsTable, PaymentsTable, PaymentApprovalStepsTable, MandatesTable, ApprovalChainsTable } from './tables/payments.js'
+export type { CounterpartiesTable, ExternalAccountsTable, PaymentsTable, PaymentApprovalStepsTable, MandatesTable, ApprovalChainsTable, CreditTransferBatchesTable, CreditTransferBatchResultsTable, CreditTransferBatchApprovalStepsTable } from './tables/payments.js'
 export type { WebhooksTable, WebhookKeysTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './tables/webhooks.js'
 export type { BankConnectionsTable, BankFileItemsTable, BankFilesTable, SimulatedBankAnswersTable, SimulatedBankIntakeTable } from './tables/connectivity.js'
 
@@ -40,6 +40,9 @@ export interface DatabaseSchema {
   payment_approval_steps: PaymentApprovalStepsTable
   mandates: MandatesTable
   approval_chains: ApprovalChainsTable
+  credit_transfer_batches: CreditTransferBatchesTable
+  credit_transfer_batch_results: CreditTransferBatchResultsTable
+  credit_transfer_batch_approval_steps: CreditTransferBatchApprovalStepsTable
   events: EventsTable
   idempotency_keys: IdempotencyKeysTable
   sandbox_banks: SandboxBanksTable

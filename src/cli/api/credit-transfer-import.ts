@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { KassaApiError, type ErrorDetail, type KassaClient, type paths } from '@kassa/client'
-import { transferBody } from './credit-transfer-fields.js'
-import { CsvFileError, readTransferCsv, type CsvRow } from './credit-transfer-csv.js'
+import { DEFAULT_SCHEME, transferBody } from '../../shared/credit-transfer-csv/credit-transfer-fields.js'
+import { CsvFileError, readTransferCsv, type CsvRow } from '../../shared/credit-transfer-csv/credit-transfer-csv.js'
 import { errorReference, unnamedDetails } from './failure.js'
 import { rowProgress } from './row-progress.js'
 
@@ -63,7 +63,7 @@ async function send(client: KassaClient, sha256: string, row: CsvRow, summary: I
   try {
     if ('problem' in row) throw new Error(row.problem)
     // The server validates what the CLI does not need to understand (its 400 names the field).
-    body = { scheme: 'SCT', ...transferBody(row.fields) } as CreateCreditTransfer
+    body = { scheme: DEFAULT_SCHEME, ...transferBody(row.fields) } as CreateCreditTransfer
   } catch (error) {
     summary.refused.push(refusal(row.row, error))
     return

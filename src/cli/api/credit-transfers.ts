@@ -1,7 +1,7 @@
 import type { ListItem, paths } from '@kassa/client'
 import type { Command } from 'commander'
 import { apiAction, apiCommand, CONNECTION_HELP, type Api } from './api-command.js'
-import { TRANSFER_FIELDS, transferBody, type TransferFields } from './credit-transfer-fields.js'
+import { DEFAULT_SCHEME, TRANSFER_FIELDS, transferBody, type TransferFields } from '../../shared/credit-transfer-csv/credit-transfer-fields.js'
 import { importTransferCsv, renderImportSummary } from './credit-transfer-import.js'
 import { listCommand } from './list-command.js'
 import { money, renderFields, type Column } from './output.js'
@@ -64,7 +64,7 @@ async function create(api: Api, flags: CreateFlags): Promise<void> {
     if (summary.refused.length > 0) process.exitCode = 1
     return
   }
-  const body = { scheme: 'SCT', ...(await readJsonBody(flags.body)), ...transferBody(fields) } as CreateCreditTransfer
+  const body = { scheme: DEFAULT_SCHEME, ...(await readJsonBody(flags.body)), ...transferBody(fields) } as CreateCreditTransfer
   const { data } = await api.client.POST('/payments/v2/credit-transfers', {
     body,
     ...(flags.idempotencyKey === undefined ? {} : { headers: { 'Idempotency-Key': flags.idempotencyKey } }),

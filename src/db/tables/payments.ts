@@ -62,6 +62,9 @@ export interface PaymentsTable {
   connection_instruction_id: string | null
   attached_transactions: string
   metadata: string
+  /** The credit transfer batch the payment was made from, and that batch's treatment (migration 0020). */
+  batch_id: string | null
+  batch_treatment: 'INDIVIDUAL_PAYMENTS' | 'BATCH' | null
   version: number
   created: string
   updated: string
@@ -111,3 +114,38 @@ export interface ApprovalChainsTable {
   updated: string
   deleted_at: string | null
 }
+
+export interface CreditTransferBatchesTable {
+  id: string
+  organization_id: string
+  external_id: string | null
+  treatment: 'INDIVIDUAL_PAYMENTS' | 'BATCH'
+  skip_validation_errors: number
+  status: string
+  /** JSON: {contentType, recordCount, size, checksum, filename?} */
+  input_content: string
+  /** JSON: {total, succeeded, failed, skipped} */
+  result_summary: string
+  /** JSON array of the batch's own errors (not its records'). */
+  errors: string
+  /** A BATCH batch's one currency and the sum of its payments in minor units, on which its steps were planned. */
+  currency: string | null
+  total: number | null
+  creator_user_id: string
+  metadata: string
+  version: number
+  created: string
+  updated: string
+}
+
+export interface CreditTransferBatchResultsTable {
+  batch_id: string
+  record_index: number
+  payment_id: string | null
+  /** JSON array of ErrorDetail. */
+  errors: string
+  skipped: number
+}
+
+/** The approval steps of a BATCH batch: payment_approval_steps' columns, owned by the batch. */
+export type CreditTransferBatchApprovalStepsTable = Omit<PaymentApprovalStepsTable, 'payment_id'> & { batch_id: string }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Actor } from '../../iam/actor.js'
-import { checkApprover, ownerApprovalChainId, plannedSteps, type ApprovalChain, type PaymentFacts, type StepState } from './approval-rules.js'
+import { checkApprover, ownerApprovalChainId, plannedBatchSteps, plannedSteps, type ApprovalChain, type PaymentFacts, type StepState } from './approval-rules.js'
 
 const payment: PaymentFacts = { kind: 'CREDIT_TRANSFER', accountId: 'acc-1', currency: 'EUR', amount: 50_000, creatorRoleId: 'role-clerk' }
 const step = (overrides: Partial<StepState> = {}): StepState => ({
@@ -89,5 +89,28 @@ describe('who may approve a step', () => {
   })
   it('refuses a decided step (409)', () => {
     expect(() => checkApprover(step({ status: 'APPROVED' }), [], actor(), 'c')).toThrow(/already APPROVED/)
+  })
+})
+
+describe('planned approval steps of a batch approved as one (treatment BATCH)', () => {
+  const large: ApprovalChain = { id: 'large', trigger: { currency: 'EUR', amountAtLeast: 100_000 }, steps: [{ requiredRoleIds: ['role-cfo'], requiredUserIds: [], allowCreatorApproval: false }], autoApprove: false }
+  const small: ApprovalChain = { id: 'small', trigger: { currency: 'EUR', amountBelow: 10_000 }, steps: [{ requiredRoleIds: ['role-clerk'], requiredUserIds: [], allowCreatorApproval: false }], autoApprove: false }
+  const total = { ...payment, amount: 150_000 }
+
+  it('applies the chains the total matches, though no payment alone would', () => {
+    expect(plannedBatchSteps([large], total, [50_000, 50_000, 50_000], 'role-owner').map((planned) => planned.approvalChainId)).toEqual(['large'])
+  })
+
+  it('applies the chains a payment alone would match, though the total does not', () => {
+    expect(plannedBatchSteps([large, small], total, [145_000, 5_000], 'role-owner').map((planned) => planned.approvalChainId)).toEqual(['large', 'small'])
+  })
+
+  it('approves automatically only as the total allows, and falls back to the Owner when no chain applies', () => {
+    const below: ApprovalChain = { id: 'below', trigger: { currency: 'EUR' }, steps: [{ requiredRoleIds: ['role-clerk'], requiredUserIds: [], allowCreatorApproval: false }], autoApprove: false, autoApproveBelow: 100_000 }
+    expect(plannedBatchSteps([below], total, [60_000, 90_000], 'role-owner')[0]).toMatchObject({ autoApproved: false, requiredRoleIds: ['role-clerk'] })
+    expect(plannedBatchSteps([below], { ...payment, amount: 90_000 }, [30_000, 60_000], 'role-owner')[0]).toMatchObject({ autoApproved: true })
+    expect(plannedBatchSteps([], total, [150_000], 'role-owner')).toEqual([
+      { approvalChainId: null, requiredRoleIds: ['role-owner'], requiredUserIds: [], allowCreatorApproval: true, autoApproved: false },
+    ])
   })
 })

@@ -91,12 +91,28 @@ export function ownerApprovalChainId(organizationId: string): string {
  * organization must be able to pay); that step's chain is null, served as ownerApprovalChainId.
  */
 export function plannedSteps(chains: ApprovalChain[], payment: PaymentFacts, ownerRoleId: string): PlannedStep[] {
-  const matching = chains.filter((chain) => chainMatches(chain.trigger, payment))
+  return stepsOf(chains.filter((chain) => chainMatches(chain.trigger, payment)), payment.amount, ownerRoleId)
+}
+
+/**
+ * The steps of a credit transfer batch approved as one (treatment BATCH; reference §3.3): every chain that its total
+ * matches, or that any of its payments would match alone — so that splitting a payment into a batch escapes no chain
+ * (one whose amountBelow the total passes, a creator or account condition) — each chain's steps as for the total,
+ * automatic only when the total is (autoApprove, or a total below autoApproveBelow). `batch` carries the total.
+ */
+export function plannedBatchSteps(chains: ApprovalChain[], batch: PaymentFacts, amounts: readonly number[], ownerRoleId: string): PlannedStep[] {
+  const applies = (chain: ApprovalChain) =>
+    chainMatches(chain.trigger, batch) || amounts.some((amount) => chainMatches(chain.trigger, { ...batch, amount }))
+  return stepsOf(chains.filter(applies), batch.amount, ownerRoleId)
+}
+
+/** The steps of the chains that apply to an amount (or the Owner's one step when none does). */
+function stepsOf(matching: ApprovalChain[], amount: number, ownerRoleId: string): PlannedStep[] {
   if (matching.length === 0) {
     return [{ approvalChainId: null, requiredRoleIds: [ownerRoleId], requiredUserIds: [], allowCreatorApproval: true, autoApproved: false }]
   }
   return matching.flatMap((chain): PlannedStep[] => {
-    const automatic = chain.autoApprove || (chain.autoApproveBelow !== undefined && payment.amount < chain.autoApproveBelow)
+    const automatic = chain.autoApprove || (chain.autoApproveBelow !== undefined && amount < chain.autoApproveBelow)
     if (automatic || chain.steps.length === 0) {
       return [{ approvalChainId: chain.id, requiredRoleIds: [], requiredUserIds: [], allowCreatorApproval: false, autoApproved: true }]
     }

@@ -62,8 +62,8 @@ export function creditTransferRoutes(app: ApiApp, onApproved: () => void): void 
         description:
           'Newest requested date first. Filters: accountId (the own source account), counterpartyId, status, ' +
           'externalId, date[gte] and date[lte] on the requested date, currency, and amount[gte] and amount[lte] in minor ' +
-          'units (an inverted range, or a currency ISO 4217 does not know, is a 400). Minor units compare only within one ' +
-          'currency: give currency with an amount range.',
+          'units (an inverted range, or a currency ISO 4217 does not know, is a 400), and batchId (the credit transfer ' +
+          'batch the payments were made from). Minor units compare only within one currency: give currency with an amount range.',
         querystring: CreditTransferListQuery,
         response: { 200: ListEnvelope(CreditTransfer), ...errorResponses(400, 403) },
       },
@@ -80,6 +80,7 @@ export function creditTransferRoutes(app: ApiApp, onApproved: () => void): void 
         currency: query.currency,
         amountFrom: query['amount[gte]'],
         amountTo: query['amount[lte]'],
+        batchId: query.batchId,
       })
     },
   )

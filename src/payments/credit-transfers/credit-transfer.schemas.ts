@@ -61,5 +61,6 @@ export const CreditTransferListQuery = Type.Object({
   currency: Type.Optional(CurrencyCode),
   'amount[gte]': Type.Optional(MinorUnitsBound('Minor units', 0)),
   'amount[lte]': Type.Optional(MinorUnitsBound('Minor units', 0)),
+  batchId: Type.Optional(ResourceId),
 })
 export type CreditTransferListQuery = Static<typeof CreditTransferListQuery>

@@ -11,7 +11,7 @@ import { counterpartyRepo } from '../counterparties/counterparty.repo.js'
 import { externalAccountRepo } from '../external-accounts/index.js'
 import type { BankToday } from '../lifecycle/bank-date.js'
 import type { Payment } from '../lifecycle/payment.js'
-import { insertPayment, organizationHolder } from '../lifecycle/payment-creation.js'
+import { insertPayment, organizationHolder, type PaymentDraft } from '../lifecycle/payment-creation.js'
 import { counterpartyHolder, externalAccountSnapshot } from '../lifecycle/payment-parties.js'
 import type { AccountHolder, AccountSnapshot } from '../lifecycle/payment.schemas.js'
 import { checkExecutionDate, checkScheme } from './credit-transfer.rules.js'
@@ -64,60 +64,72 @@ async function resolveDestination(db: Executor, actor: Actor, input: CreateCredi
 }
 
 /**
+ * A credit transfer validated as a bank would, ready to be stored: the rules of POST /payments/v2/credit-transfers,
+ * also applied to every record of a credit transfer batch (credit-transfer-batches/), so there is one copy of them.
+ * Runs in the caller's transaction (it locks the destination external account until it ends).
+ * @throws ApiError invalid_request (400 naming the field).
+ */
+export async function draftCreditTransfer(trx: Executor, actor: Actor, input: CreateCreditTransfer, bankToday: BankToday): Promise<PaymentDraft> {
+  const money = amountFromInput(input.amount, 'amount')
+  if (money.value <= 0) throw invalidField('amount.value', 'must be positive')
+  const source = await accountRepo.find(trx, actor.organizationId, { id: input.source.id })
+  if (!source) throw invalidField('source.id', 'is not an account of this organization')
+  if (money.currency !== source.currency) {
+    throw invalidField('amount.currency', `must be the source account's currency ${source.currency}`)
+  }
+  checkExecutionDate(input.date, await bankToday(trx, { organizationId: actor.organizationId, accountId: source.id }))
+  const destination = await resolveDestination(trx, actor, input, source)
+  const sourceSnapshot = ownAccountSnapshot(source)
+  checkScheme({
+    scheme: input.scheme,
+    currency: money.currency,
+    amount: money.value,
+    reference: input.reference,
+    sourceIdentifiers: sourceSnapshot.identifiers,
+    destinationIdentifiers: destination.snapshot.identifiers,
+  })
+  return {
+    kind: 'CREDIT_TRANSFER',
+    externalId: input.externalId,
+    amount: money.value,
+    currency: money.currency,
+    scheme: input.scheme,
+    date: input.date,
+    reference: input.reference,
+    accountId: source.id,
+    externalAccountId: destination.externalAccountId,
+    counterpartyId: destination.counterpartyId,
+    mandate: null,
+    source: sourceSnapshot,
+    sourceHolder: await organizationHolder(trx, actor.organizationId),
+    destination: destination.snapshot,
+    destinationHolder: destination.holder,
+    metadata: input.metadata,
+  }
+}
+
+/** The 409 of an externalId another credit transfer of the organization has. */
+export function externalIdTaken(): ApiError {
+  return new ApiError('external_id_taken', 'The externalId is already used by a credit transfer of this organization')
+}
+
+/**
  * `bankToday` dates the payment from the source account's bank; `onApproved` is told when a payment
  * becomes APPROVED, so submission to the bank can start at once.
  */
 export function createCreditTransferService(bankToday: BankToday, onApproved: () => void) {
   return {
     /**
-     * Validates as a bank would, then stores the payment with its approval steps.
+     * Validates as a bank would (draftCreditTransfer), then stores the payment with its approval steps.
      * @throws ApiError invalid_request (400 naming the field), external_id_taken (409).
      */
     async create(ctx: CommandContext, input: CreateCreditTransfer): Promise<Payment> {
-      const { actor } = ctx
-      const money = amountFromInput(input.amount, 'amount')
-      if (money.value <= 0) throw invalidField('amount.value', 'must be positive')
       try {
-        const payment = await ctx.transaction(async (trx) => {
-          const source = await accountRepo.find(trx, actor.organizationId, { id: input.source.id })
-          if (!source) throw invalidField('source.id', 'is not an account of this organization')
-          if (money.currency !== source.currency) {
-            throw invalidField('amount.currency', `must be the source account's currency ${source.currency}`)
-          }
-          checkExecutionDate(input.date, await bankToday(trx, { organizationId: actor.organizationId, accountId: source.id }))
-          const destination = await resolveDestination(trx, actor, input, source)
-          const sourceSnapshot = ownAccountSnapshot(source)
-          checkScheme({
-            scheme: input.scheme,
-            currency: money.currency,
-            amount: money.value,
-            reference: input.reference,
-            sourceIdentifiers: sourceSnapshot.identifiers,
-            destinationIdentifiers: destination.snapshot.identifiers,
-          })
-          return insertPayment(trx, actor, {
-            kind: 'CREDIT_TRANSFER',
-            externalId: input.externalId,
-            amount: money.value,
-            currency: money.currency,
-            scheme: input.scheme,
-            date: input.date,
-            reference: input.reference,
-            accountId: source.id,
-            externalAccountId: destination.externalAccountId,
-            counterpartyId: destination.counterpartyId,
-            mandate: null,
-            source: sourceSnapshot,
-            sourceHolder: await organizationHolder(trx, actor.organizationId),
-            destination: destination.snapshot,
-            destinationHolder: destination.holder,
-            metadata: input.metadata,
-          })
-        })
+        const payment = await ctx.transaction(async (trx) => insertPayment(trx, ctx.actor, await draftCreditTransfer(trx, ctx.actor, input, bankToday)))
         if (payment.status === 'APPROVED') onApproved()
         return payment
       } catch (error) {
-        if (isUniqueViolation(error)) throw new ApiError('external_id_taken', 'The externalId is already used by a credit transfer of this organization')
+        if (isUniqueViolation(error)) throw externalIdTaken()
         throw error
       }
     },

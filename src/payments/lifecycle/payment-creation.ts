@@ -9,7 +9,7 @@ import { approvalChainRepo } from '../approvals/approval-chain.repo.js'
 import { plannedSteps } from '../approvals/approval-rules.js'
 import { movePayment, PAYMENT_ENTITY_TYPE, toPayment, type Payment } from './payment.js'
 import { paymentRepo, type PaymentKind } from './payment.repo.js'
-import type { AccountHolder, AccountSnapshot, MandateSnapshot } from './payment.schemas.js'
+import type { AccountHolder, AccountSnapshot, BatchDetails, MandateSnapshot } from './payment.schemas.js'
 
 /** A validated payment of either kind, ready to be stored. */
 export interface PaymentDraft {
@@ -30,20 +30,26 @@ export interface PaymentDraft {
   destination: AccountSnapshot
   destinationHolder: AccountHolder
   metadata?: Record<string, string>
+  /** The credit transfer batch the payment is made from (reference CreditTransfer.batch). */
+  batch?: BatchDetails
 }
 
 /**
  * Stores a new payment with the steps of every matching approval chain (or the Owner's), writes
  * its CREATED event, and approves it at once (FULLY_APPROVED by the system) when every step is
- * automatic. Runs in the caller's transaction; a duplicate externalId surfaces as a unique violation.
+ * automatic. A payment of a batch of treatment BATCH gets no steps of its own: it waits in CREATED
+ * for its batch's approval (credit-transfer-batches/). Runs in the caller's transaction; a duplicate
+ * externalId surfaces as a unique violation.
  */
 export async function insertPayment(trx: Executor, actor: Actor, draft: PaymentDraft): Promise<Payment> {
-  const chains = await approvalChainRepo.listLive(trx, actor.organizationId)
-  const plan = plannedSteps(
-    chains,
-    { kind: draft.kind, accountId: draft.accountId, currency: draft.currency, amount: draft.amount, creatorRoleId: actor.roleId },
-    await ownerRoleId(trx, actor.organizationId),
-  )
+  const approvedWithBatch = draft.batch?.treatment === 'BATCH'
+  const plan = approvedWithBatch
+    ? []
+    : plannedSteps(
+        await approvalChainRepo.listLive(trx, actor.organizationId),
+        { kind: draft.kind, accountId: draft.accountId, currency: draft.currency, amount: draft.amount, creatorRoleId: actor.roleId },
+        await ownerRoleId(trx, actor.organizationId),
+      )
   const now = nowIso()
   const row: PaymentsTable = {
     id: newId(),
@@ -70,6 +76,8 @@ export async function insertPayment(trx: Executor, actor: Actor, draft: PaymentD
     connection_instruction_id: null,
     attached_transactions: '[]',
     metadata: JSON.stringify(draft.metadata ?? {}),
+    batch_id: draft.batch?.id ?? null,
+    batch_treatment: draft.batch?.treatment ?? null,
     version: 1,
     created: now,
     updated: now,
@@ -100,7 +108,7 @@ export async function insertPayment(trx: Executor, actor: Actor, draft: PaymentD
     originator: actor.userId,
     entity: created,
   })
-  if (plan.every((step) => step.autoApproved)) {
+  if (!approvedWithBatch && plan.every((step) => step.autoApproved)) {
     return (await movePayment(trx, row, 'APPROVED', { originator: SYSTEM_ORIGINATOR, message: 'Automatically approved' }, undecided)).payment
   }
   return created

@@ -14,7 +14,32 @@ export type PaymentKind = PaymentsTable['kind']
 /** A step with the user who decided it, as its `approver` shows them (paymentRepo.steps reads both). */
 export type ApprovalStepRow = PaymentApprovalStepsTable & { approver: UserAuditInfo | null }
 
-function toApprovalStep(row: ApprovalStepRow, organizationId: string): ApprovalStep {
+/** A step of a payment's or of a batch's (credit-transfer-batches/), with its approver: what the API shows of it. */
+export type DecidedStepRow = Omit<ApprovalStepRow, 'payment_id'>
+
+/** The decider's columns, selected beside a step joined to `users as approver`; withApprover reads them. */
+export const APPROVER_COLUMNS = ['approver.kind as approver_kind', 'approver.email as approver_email', 'approver.name as approver_name'] as const
+
+interface ApproverColumns {
+  approver_user_id: string | null
+  approver_kind: string | null
+  approver_email: string | null
+  approver_name: string | null
+}
+
+/** A step row with APPROVER_COLUMNS as its `approver`: a person by email, a program by name. */
+export function withApprover<Row extends ApproverColumns>(row: Row): Omit<Row, 'approver_kind' | 'approver_email' | 'approver_name'> & { approver: UserAuditInfo | null } {
+  const { approver_kind, approver_email, approver_name, ...step } = row
+  return {
+    ...step,
+    approver:
+      step.approver_user_id !== null && approver_name !== null
+        ? { id: step.approver_user_id, username: approver_kind === 'HUMAN' && approver_email !== null ? approver_email : approver_name, name: approver_name }
+        : null,
+  }
+}
+
+export function toApprovalStep(row: DecidedStepRow, organizationId: string): ApprovalStep {
   const requiredRoleIds = JSON.parse(row.required_role_ids) as string[]
   const requiredUserIds = JSON.parse(row.required_user_ids) as string[]
   return {
@@ -56,6 +81,7 @@ export function toPaymentFields(row: PaymentsTable, steps: ApprovalStepRow[]) {
     creatorUserId: row.creator_user_id,
     ...(row.connection_instruction_id !== null ? { connectionInstructionId: row.connection_instruction_id } : {}),
     attachedTransactions: JSON.parse(row.attached_transactions) as Array<{ type: 'TRANSACTION'; id: string }>,
+    ...(row.batch_id !== null && row.batch_treatment !== null ? { batch: { id: row.batch_id, treatment: row.batch_treatment } } : {}),
     metadata: JSON.parse(row.metadata) as Record<string, string>,
     version: row.version,
     etag: etagOf(row.version),
@@ -75,6 +101,7 @@ export interface PaymentFilters {
   currency?: string
   amountFrom?: number
   amountTo?: number
+  batchId?: string
 }
 
 export type PaymentChanges = Partial<
@@ -113,17 +140,11 @@ export const paymentRepo = {
       .selectFrom('payment_approval_steps as step')
       .leftJoin('users as approver', 'approver.id', 'step.approver_user_id')
       .selectAll('step')
-      .select(['approver.kind as approver_kind', 'approver.email as approver_email', 'approver.name as approver_name'])
+      .select(APPROVER_COLUMNS)
       .where('step.payment_id', 'in', paymentIds)
       .orderBy('step.position')
       .execute()
-    return rows.map(({ approver_kind, approver_email, approver_name, ...step }) => ({
-      ...step,
-      approver:
-        step.approver_user_id !== null && approver_name !== null
-          ? { id: step.approver_user_id, username: approver_kind === 'HUMAN' && approver_email !== null ? approver_email : approver_name, name: approver_name }
-          : null,
-    }))
+    return rows.map(withApprover)
   },
 
   /** Newest date first; fetches `limit + 1` rows for the pager. */
@@ -139,6 +160,7 @@ export const paymentRepo = {
     if (filters.currency) query = query.where('currency', '=', filters.currency)
     if (filters.amountFrom !== undefined) query = query.where('amount', '>=', filters.amountFrom)
     if (filters.amountTo !== undefined) query = query.where('amount', '<=', filters.amountTo)
+    if (filters.batchId) query = query.where('batch_id', '=', filters.batchId)
     if (page.after) query = query.where(keysetAfter(['date', 'id'], 'desc', page.after))
     return query.orderBy('date', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute()
   },

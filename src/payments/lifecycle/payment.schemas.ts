@@ -104,6 +104,16 @@ export const MandateSnapshot = Type.Object({
 })
 export type MandateSnapshot = Static<typeof MandateSnapshot>
 
+/** reference §2.7 CreditTransfer.batch: the batch a credit transfer was made from, and how that batch is treated. */
+export const BATCH_TREATMENTS = ['INDIVIDUAL_PAYMENTS', 'BATCH'] as const
+export const BatchDetails = Type.Object({
+  id: ResourceId,
+  treatment: Type.Enum([...BATCH_TREATMENTS], {
+    description: 'INDIVIDUAL_PAYMENTS: the payment is approved on its own; BATCH: it is approved or rejected with its batch',
+  }),
+})
+export type BatchDetails = Static<typeof BatchDetails>
+
 /** The fields both payment resources carry in responses. */
 export const PaymentFields = {
   id: ResourceId,
@@ -123,6 +133,7 @@ export const PaymentFields = {
   creatorUserId: ResourceId,
   connectionInstructionId: Type.Optional(Type.String()),
   attachedTransactions: Type.Array(Type.Object({ type: Type.Literal('TRANSACTION'), id: ResourceId })),
+  batch: Type.Optional(BatchDetails),
   metadata: Metadata,
   version: Version,
   etag: Etag,

@@ -16,10 +16,17 @@ import { TRANSFER_FIELDS, type TransferFields } from './credit-transfer-fields.j
  *   externalId                    optional  your own unique reference (the API refuses it twice)
  *   scheme                        optional  SCT (default) or SCT_INST
  *
- * Empty cells count as absent. Rows are numbered from 1, the first row after the header.
+ * Empty cells count as absent. Rows are numbered from 1, the first row after the header. The CLI sends the rows one
+ * by one; POST /payments/v2beta/credit-transfer-batches takes the same file as one batch.
  */
 export const REQUIRED_COLUMNS: ReadonlyArray<keyof TransferFields> = ['sourceAccountId', 'amount', 'currency', 'date', 'reference']
 const DESTINATION_COLUMNS: ReadonlyArray<keyof TransferFields> = ['destinationAccountId', 'destinationExternalAccountId']
+
+/**
+ * Characters of one row at most: nine columns of ids, amounts and a 140-character reference fit in a few hundred, so
+ * a longer row is no credit transfer, and the parser stops before holding an endless one (a quote never closed).
+ */
+export const MAX_CSV_ROW_CHARS = 4_096
 
 export type CsvRow = { row: number; fields: TransferFields } | { row: number; problem: string }
 
@@ -40,12 +47,12 @@ function checkHeader(header: string[]): void {
 /**
  * The rows of a credit-transfer CSV file, each with the fields it gives, or with why it cannot be read
  * (a row whose cell count differs from the header's).
- * @throws CsvFileError when the file is empty, its header is wrong, or its quoting is broken.
+ * @throws CsvFileError when the file is empty, its header is wrong, its quoting is broken, or a row is longer than MAX_CSV_ROW_CHARS.
  */
 export function readTransferCsv(content: string): CsvRow[] {
   let records: string[][]
   try {
-    records = parse(content, { bom: true, skip_empty_lines: true, trim: true, relax_column_count: true })
+    records = parse(content, { bom: true, skip_empty_lines: true, trim: true, relax_column_count: true, max_record_size: MAX_CSV_ROW_CHARS })
   } catch (error) {
     throw new CsvFileError((error as Error).message)
   }

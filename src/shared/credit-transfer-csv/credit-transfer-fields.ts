@@ -1,9 +1,9 @@
 import { minorUnits } from './amount.js'
-import { given, type JsonObject } from './request-body.js'
 
 /**
- * A credit transfer as a person writes it, on the command line or in a CSV row: flat text fields,
- * named as the CSV columns are.
+ * A credit transfer as a person writes it, on the command line, in a CSV row the CLI sends one by one, or in the
+ * CSV file of a credit transfer batch (payments/credit-transfer-batches/): flat text fields, named as the CSV
+ * columns are. One mapping to the API's body, shared by the CLI and the server.
  */
 export interface TransferFields {
   sourceAccountId?: string
@@ -32,18 +32,21 @@ export const TRANSFER_FIELDS: ReadonlyArray<keyof TransferFields> = [
   'scheme',
 ]
 
+/** The scheme of a row or of the command line that names none (the CSV's scheme column is optional). */
+export const DEFAULT_SCHEME = 'SCT'
+
 /**
  * The fields of POST /payments/v2/credit-transfers that `fields` give (absent ones left out, for a
- * --body file to supply). Only what the CLI must decide is checked here; the server checks the rest.
+ * --body file to supply). Only what the mapping must decide is checked here; the API's validation checks the rest.
  * @throws Error for both destinations at once, an amount without a currency, or an amount the currency cannot hold.
  */
-export function transferBody(fields: TransferFields): JsonObject {
+export function transferBody(fields: TransferFields): Record<string, unknown> {
   const { destinationAccountId, destinationExternalAccountId, amount, currency } = fields
   if (destinationAccountId !== undefined && destinationExternalAccountId !== undefined) {
     throw new Error('give destinationAccountId (an own account) or destinationExternalAccountId (a counterparty\'s account), not both')
   }
   if ((amount === undefined) !== (currency === undefined)) throw new Error('give amount and currency together')
-  return given({
+  const body: Record<string, unknown> = {
     amount: amount === undefined ? undefined : minorUnits(amount, currency!),
     date: fields.date,
     scheme: fields.scheme,
@@ -56,5 +59,6 @@ export function transferBody(fields: TransferFields): JsonObject {
           : undefined,
     reference: fields.reference,
     externalId: fields.externalId,
-  })
+  }
+  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined))
 }

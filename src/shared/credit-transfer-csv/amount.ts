@@ -1,4 +1,4 @@
-import { currencyExponent, parseDecimal } from '../../shared/money.js'
+import { currencyExponent, parseDecimal } from '../money.js'
 
 /**
  * A decimal amount as people write it ("1250.00", "0.5", "7") in minor units of `currency`, exactly:

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest'
 import { minorUnits } from './amount.js'
 import { CsvFileError, readTransferCsv } from './credit-transfer-csv.js'
 import { transferBody } from './credit-transfer-fields.js'
-import { rowIdempotencyKey } from './credit-transfer-import.js'
 
 const HEADER = 'sourceAccountId,destinationExternalAccountId,amount,currency,date,reference,externalId'
 
@@ -35,6 +34,7 @@ describe('readTransferCsv', () => {
     ['sourceAccountId,destinationAccountId,amount,date,reference\n', 'missing column currency'],
     ['sourceAccountId,amount,currency,date,reference\n', 'missing column destinationAccountId or destinationExternalAccountId'],
     [`${HEADER}\nS1,E1,1,EUR,2026-03-02,"unclosed\n`, 'Quote Not Closed'],
+    [`${HEADER}\nS1,E1,1,EUR,2026-03-02,"${'x'.repeat(5_000)}",\n`, 'Max Record Size'],
   ])('refuses the whole file when it is wrong as a whole: %j', (content, message) => {
     expect(() => readTransferCsv(content)).toThrow(CsvFileError)
     expect(() => readTransferCsv(content)).toThrow(message)
@@ -88,14 +88,5 @@ describe('transferBody', () => {
     expect(() => transferBody({ destinationAccountId: 'A', destinationExternalAccountId: 'E' })).toThrow('not both')
     expect(() => transferBody({ amount: '1' })).toThrow('give amount and currency together')
     expect(() => transferBody({ currency: 'EUR' })).toThrow('give amount and currency together')
-  })
-})
-
-describe('rowIdempotencyKey', () => {
-  it('names the file content and the row, within the 255 visible characters a key may have', () => {
-    const sha256 = 'a'.repeat(64)
-    expect(rowIdempotencyKey(sha256, 12)).toBe(`kassa-csv-${sha256}-12`)
-    expect(rowIdempotencyKey(sha256, 12)).not.toBe(rowIdempotencyKey(sha256, 13))
-    expect(rowIdempotencyKey(sha256, 1_000_000).length).toBeLessThanOrEqual(255)
   })
 })
