@@ -5,6 +5,7 @@ import {
   ERRORS,
   MAX_ERROR_DETAILS,
   MAX_ERROR_TEXT,
+  RETRY_AFTER_SECONDS,
   type ErrorCode,
   type ErrorDetail,
   type ErrorEnvelope,
@@ -110,10 +111,12 @@ export function errorBody(error: ApiError, requestId: string): ErrorEnvelope {
 
 /**
  * The envelope is serialized as it is, not through the route's response schemas: a status a route does
- * not document would otherwise go through its `default` schema, fail to fit, and become a bare 500.
+ * not document would otherwise go through its `default` schema, fail to fit, and become a bare 500. A
+ * 503 without a Retry-After of its own gets RETRY_AFTER_SECONDS.
  */
 export function sendError(error: ApiError, request: FastifyRequest, reply: FastifyReply, fields?: Record<string, string>): FastifyReply {
   if (error.headers) reply.headers(error.headers)
+  if (error.status === 503 && !reply.hasHeader('retry-after')) reply.header('Retry-After', String(RETRY_AFTER_SECONDS))
   if (closesUnreadBody(request)) reply.header('connection', 'close')
   return reply
     .status(error.status)

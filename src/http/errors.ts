@@ -89,6 +89,12 @@ export function invalidField(field: string, error: string, code = 'invalid_value
 export const MAX_ERROR_DETAILS = 20
 export const MAX_ERROR_TEXT = 1_000
 
+/**
+ * Seconds a 503 asks the client to wait when the code that refused knows no better (issue 9: every 503
+ * carries Retry-After, so the client's retries back off; the SDK honours it).
+ */
+export const RETRY_AFTER_SECONDS = 5
+
 /** The error body (reference §6, plus `code` and `requestId`). */
 export const ErrorEnvelope = Type.Object(
   {

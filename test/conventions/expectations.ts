@@ -45,6 +45,8 @@ export function expectError(response: LightMyRequestResponse | SeenResponse, sta
   expect(r.headers['content-type']).toMatch(/^application\/json/)
   const requestId = r.headers['request-id']
   expect(requestId).toMatch(UUID)
+  // Every 503 says when to come back (issue 9).
+  if (status === 503) expect(Number(r.headers['retry-after'])).toBeGreaterThan(0)
   const body = JSON.parse(r.body) as ErrorBody
   expect(body).toMatchObject({ status, code, requestId })
   expect(typeof body.message).toBe('string')

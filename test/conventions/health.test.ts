@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../src/db/database.js'
 import type { ApiApp } from '../../src/http/api-app.js'
+import { RETRY_AFTER_SECONDS } from '../../src/http/errors.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
 import { expectError, UUID, serverOn } from './expectations.js'
 
@@ -45,8 +46,10 @@ describe('/readyz reports a database it cannot reach', () => {
   })
   afterAll(() => unreachable.close())
 
-  it('answers 503 unavailable while /healthz stays 200', async () => {
-    expectError(await unreachable.inject({ method: 'GET', url: '/readyz' }), 503, 'unavailable')
+  it('answers 503 unavailable with Retry-After while /healthz stays 200', async () => {
+    const response = await unreachable.inject({ method: 'GET', url: '/readyz' })
+    expectError(response, 503, 'unavailable')
+    expect(response.headers['retry-after']).toBe(String(RETRY_AFTER_SECONDS))
     expect((await unreachable.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200)
   })
 })

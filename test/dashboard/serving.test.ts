@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ApiApp } from '../../src/http/api-app.js'
+import { RETRY_AFTER_SECONDS } from '../../src/http/errors.js'
 import { DASHBOARD_CSP, registerDashboard } from '../../src/http/dashboard.js'
 import { createHttpApp } from '../../src/http/http-app.js'
 import { expectError } from '../conventions/expectations.js'
@@ -87,10 +88,12 @@ describe('the dashboard is served under /dashboard', () => {
     expect(paths.filter((path) => path.startsWith('/dashboard'))).toEqual([])
   })
 
-  it('says how to build it when it is not built: a 503 on every page', async () => {
+  it('says how to build it when it is not built: a 503 with Retry-After on every page', async () => {
     for (const url of ['/dashboard', '/dashboard/approvals']) {
-      const body = expectError(await unbuilt.inject({ method: 'GET', url }), 503, 'unavailable')
+      const response = await unbuilt.inject({ method: 'GET', url })
+      const body = expectError(response, 503, 'unavailable')
       expect(body.message).toBe('The dashboard is not built: run npm run build, then start the server again')
+      expect(response.headers['retry-after']).toBe(String(RETRY_AFTER_SECONDS))
     }
   })
 })
