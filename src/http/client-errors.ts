@@ -7,13 +7,19 @@ import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './request-timeouts.js'
 import { generateRequestId, REQUEST_ID_HEADER } from './request-id.js'
 
 /**
- * Answers to what Node refuses before Fastify sees a request — headers over 16 KiB (431), headers or a
+ * The request line and headers together may take this many bytes: Node's default, stated here so the
+ * server (http-app.ts passes it as maxHeaderSize), the 431's message and the README say one number.
+ */
+export const MAX_HEADER_BYTES = 16 * 1024
+
+/**
+ * Answers to what Node refuses before Fastify sees a request — headers over MAX_HEADER_BYTES (431), headers or a
  * request too slow (408), malformed HTTP (400) — in the same envelope, with a request-id, as every
  * other answer (issue 9). The connection is closed afterwards, as Node does.
  */
 
 const ANSWERS: Record<string, { code: ErrorCode; message: string }> = {
-  HPE_HEADER_OVERFLOW: { code: 'headers_too_large', message: 'The request headers are larger than 16 KiB' },
+  HPE_HEADER_OVERFLOW: { code: 'headers_too_large', message: `The request headers are larger than ${MAX_HEADER_BYTES / 1024} KiB` },
   ERR_HTTP_REQUEST_TIMEOUT: {
     code: 'request_timeout',
     message: `The request was not received in time: headers within ${HEADERS_TIMEOUT_MS / 1000} s, the whole request within ${REQUEST_TIMEOUT_MS / 60_000} min`,

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Config } from '../config/config.js'
 import type { Database } from '../db/database.js'
 import type { ApiApp } from './api-app.js'
-import { answerClientError } from './client-errors.js'
+import { answerClientError, MAX_HEADER_BYTES } from './client-errors.js'
 import { ApiError } from './errors.js'
 import { registerErrorHandler, sendError } from './error-handler.js'
 import { healthRoutes } from './health.routes.js'
@@ -47,7 +47,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<ApiApp> {
       options.logLevel === 'silent' ? logger : logger.child(bindings, childOptions),
     bodyLimit: JSON_BODY_LIMIT,
     ...serverTimeouts,
-    http: { ...serverTimeouts.http, ...protocolServerOptions },
+    http: { ...serverTimeouts.http, ...protocolServerOptions, maxHeaderSize: MAX_HEADER_BYTES },
     clientErrorHandler: answerClientError,
     return503OnClosing: false,
     // Malformed URLs are rejected before any hook runs; they still get the envelope and a request-id.

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MAX_HEADER_BYTES } from '../../src/http/client-errors.js'
 import { MAX_ERROR_DETAILS } from '../../src/http/errors.js'
 import { MAX_JSON_DEPTH } from '../../src/http/json-depth.js'
 import { PERMISSIONS } from '../../src/iam/permissions.js'
@@ -91,12 +92,17 @@ describe('error bodies are bounded', () => {
 })
 
 describe('headers the server will not read', () => {
-  it('over 16 KiB: 431 in the envelope with a request-id, connection closed', async () => {
-    const answer = await rawExchange(port, {
-      head: `GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Filler: ${'x'.repeat(20_000)}\r\n\r\n`,
-      waitMilliseconds: 5_000,
-    })
-    expectError({ status: answer.status!, headers: answer.headers, body: answer.body }, 431, 'headers_too_large')
+  const withFiller = (bytes: number) => `GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nX-Filler: ${'x'.repeat(bytes)}\r\n\r\n`
+
+  it(`up to ${MAX_HEADER_BYTES / 1024} KiB (MAX_HEADER_BYTES, the server's maxHeaderSize): read and answered`, async () => {
+    const answer = await rawExchange(port, { head: withFiller(MAX_HEADER_BYTES - 1024), waitMilliseconds: 5_000 })
+    expect(answer.status).toBe(200)
+  })
+
+  it(`over ${MAX_HEADER_BYTES / 1024} KiB: 431 in the envelope with a request-id naming the limit, connection closed`, async () => {
+    const answer = await rawExchange(port, { head: withFiller(MAX_HEADER_BYTES + 1024), waitMilliseconds: 5_000 })
+    const body = expectError({ status: answer.status!, headers: answer.headers, body: answer.body }, 431, 'headers_too_large')
+    expect(body.message).toBe(`The request headers are larger than ${MAX_HEADER_BYTES / 1024} KiB`)
     expect(answer.headers.connection).toBe('close')
     expect(answer.closedAfter).toBeDefined()
   })
