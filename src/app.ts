@@ -65,11 +65,8 @@ export async function buildApp(options: AppOptions): Promise<ApiApp> {
   const wakePaymentWorker = () => paymentWorker?.wake()
   app.addHook('onReady', async () => {
     const interval = options.paymentWorkerIntervalMilliseconds ?? 1_000
-    if (interval !== false) paymentWorker = startPaymentWorker(options.database, {
-        intervalMilliseconds: interval,
-        log: app.log,
-        afterChanges: () => app.webhookDeliveries.nudge(),
-      })
+    // Webhook deliveries its transactions enqueue nudge the delivery worker after commit (commit-signals.ts).
+    if (interval !== false) paymentWorker = startPaymentWorker(options.database, { intervalMilliseconds: interval, log: app.log })
   })
   app.addHook('onClose', async () => paymentWorker?.stop())
 

@@ -12,6 +12,7 @@ import {
   type SqliteDatabase as KyselySqliteDatabase,
   type Transaction,
 } from 'kysely'
+import { createCommitSignals, type CommitListener } from './commit-signals.js'
 import type { DatabaseSchema } from './schema.js'
 import { migrateToLatest } from './migrate.js'
 import { registerReadPath } from './read-path.js'
@@ -26,6 +27,8 @@ export interface Database {
   dialect: Dialect
   /** Runs `work` in one transaction: everything it writes commits together or not at all. */
   transaction<T>(work: (trx: Transaction<DatabaseSchema>) => Promise<T>): Promise<T>
+  /** Calls `listener` after each committed transaction that raised `signal` (commit-signals.ts); returns its stop. */
+  onCommit(signal: string, listener: CommitListener): () => void
   migrate(): Promise<string[]>
   ping(): Promise<void>
   close(): Promise<void>
@@ -139,10 +142,12 @@ function openPostgres(url: string): Kysely<DatabaseSchema> {
 export function openDatabase(url: string): Database {
   const dialect: Dialect = isPostgresUrl(url) ? 'postgres' : 'sqlite'
   const db = dialect === 'postgres' ? openPostgres(url) : openSqlite(url)
+  const signals = createCommitSignals()
   return {
     db,
     dialect,
-    transaction: (work) => db.transaction().execute(work),
+    transaction: (work) => signals.run((inTransaction) => db.transaction().execute(inTransaction), work),
+    onCommit: signals.on,
     migrate: () => migrateToLatest(db as Kysely<unknown>),
     ping: async () => {
       await db.executeQuery(CompiledQuery.raw('select 1'))

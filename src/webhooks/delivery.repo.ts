@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import { lockedSkippingLocked } from '../db/claims.js'
+import { raiseAfterCommit } from '../db/commit-signals.js'
 import type { Database, Executor } from '../db/database.js'
 import { preparedQuery } from '../db/prepared-query.js'
 import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from '../db/schema.js'
@@ -7,6 +8,9 @@ import { keysetAfter, type PageRequest } from '../http/pagination.js'
 import { nowIso } from '../shared/clock.js'
 import { newId } from '../shared/ids.js'
 import type { DeliveryStatus, WebhookDelivery } from './delivery.schemas.js'
+
+/** Raised by a transaction that made a delivery due now: once it commits, this process's worker is nudged. */
+export const DELIVERY_DUE = 'webhook-delivery-due'
 
 export type NewDelivery = Pick<
   WebhookDeliveriesTable,
@@ -94,6 +98,7 @@ export const deliveryRepo = {
       delivered_at: null,
     }))
     await trx.insertInto('webhook_deliveries').values(rows).execute()
+    raiseAfterCommit(trx, DELIVERY_DUE)
     return rows
   },
 
@@ -177,6 +182,7 @@ export const deliveryRepo = {
       .set({ status: 'PENDING', next_attempt_at: now, retry_since: now, delivered_at: null, updated: now })
       .where('id', '=', id)
       .execute()
+    raiseAfterCommit(trx, DELIVERY_DUE)
   },
 
   /** A deleted webhook's pending deliveries are cancelled; a claim in flight loses its right to record an outcome. */

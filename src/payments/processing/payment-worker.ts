@@ -15,8 +15,6 @@ export interface PaymentWorkerOptions {
   /** Pause between passes: the sandbox's pace (KASSA_SANDBOX_PACE_MS). */
   intervalMilliseconds: number
   log: Pick<FastifyBaseLogger, 'error'>
-  /** Told after each pass that changed something, e.g. to deliver the webhooks of its events at once. */
-  afterChanges?: () => void
 }
 
 /** Payments submitted per pass; the rest wait for the next one. */
@@ -57,10 +55,8 @@ export function startPaymentWorker(database: Database, options: PaymentWorkerOpt
       const inbox = await readInboxes(database)
       for (const { path, message } of inbox.refused) options.log.error({ path, reason: message }, 'a file in an inboxDir is no file Kassa reads; moved to refused/')
       for (const { path, error } of inbox.failures) options.log.error({ err: error, path }, 'reading a file from an inboxDir failed; retried next pass')
-      const { results, errors } = await bank.processDue(new Date())
+      const { errors } = await bank.processDue(new Date())
       for (const { organizationId, error } of errors) options.log.error({ err: error, organizationId }, 'sandbox bank step failed')
-      const changed = approved.length > 0 || files.made > 0 || intake.taken > 0 || answers.delivered > 0 || inbox.processed > 0
-      if (changed || results.some((step) => step.reports.length > 0)) options.afterChanges?.()
     } catch (error) {
       options.log.error({ err: error }, 'payment worker pass failed')
     }
