@@ -9,7 +9,7 @@ import { createSandboxOrganization, hasOrganizations } from './organizations/org
  * Owner's one-time sign-in password are printed once, here and nowhere else), then listen until SIGINT/SIGTERM.
  */
 export async function serve(config: Config): Promise<ApiApp> {
-  const database = openDatabase(config.databaseUrl)
+  const database = openDatabase(config.databaseUrl, config)
   await database.migrate()
   if (!(await hasOrganizations(database))) {
     const owner = await createSandboxOrganization(database, 'Sandbox', { ownerSignIn: true })

@@ -134,7 +134,8 @@ export interface ImportStatementCommandOptions {
 }
 
 async function defaultDatabase(): Promise<Database> {
-  const database = openDatabase(loadConfig().databaseUrl)
+  const config = loadConfig()
+  const database = openDatabase(config.databaseUrl, config)
   await database.migrate()
   return database
 }

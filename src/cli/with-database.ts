@@ -3,7 +3,8 @@ import { openDatabase, type Database } from '../db/database.js'
 
 /** Runs a command against DATABASE_URL (migrated first, unless `migrate` is false), closing the connection afterwards. */
 export async function withDatabase<T>(work: (database: Database) => Promise<T>, { migrate = true } = {}): Promise<T> {
-  const database = openDatabase(loadConfig().databaseUrl)
+  const config = loadConfig()
+  const database = openDatabase(config.databaseUrl, config)
   try {
     if (migrate) await database.migrate()
     return await work(database)

@@ -23,7 +23,13 @@ describe('loadConfig', () => {
       webhookAllowLoopback: false,
       sandboxPaceMilliseconds: 1_000,
       bankFilesDir: resolve('data/bank-files'),
+      sqliteSynchronous: 'NORMAL',
     })
+  })
+
+  it('reads KASSA_SQLITE_SYNCHRONOUS in either case and refuses other values, naming the variable', () => {
+    expect(loadConfig({ KASSA_SQLITE_SYNCHRONOUS: 'full' }).sqliteSynchronous).toBe('FULL')
+    expect(() => loadConfig({ KASSA_SQLITE_SYNCHRONOUS: 'OFF' })).toThrow('KASSA_SQLITE_SYNCHRONOUS must be one of NORMAL, FULL, got "OFF"')
   })
 
   it('takes KASSA_BANK_FILES_DIR relative to the working directory, and refuses the root', () => {

@@ -9,6 +9,8 @@ import { resolve } from 'node:path'
  */
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+export const SQLITE_SYNCHRONOUS_LEVELS = ['NORMAL', 'FULL'] as const
+export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS_LEVELS)[number]
 
 const ConfigSchema = Type.Object({
   host: Type.String({ minLength: 1 }),
@@ -23,6 +25,12 @@ const ConfigSchema = Type.Object({
   sandboxPaceMilliseconds: Type.Integer({ minimum: 10 }),
   /** The one directory bank connections' outboxDir and inboxDir may lie in: the server's files, nobody else's. */
   bankFilesDir: Type.String({ minLength: 2 }),
+  /**
+   * SQLite's `synchronous` in WAL mode: NORMAL (default) survives a crash of the process — a commit is in the WAL
+   * before the answer — but the last commits may be lost if the machine loses power; FULL also syncs the WAL on
+   * every commit, surviving power loss, at the cost of one fsync per commit.
+   */
+  sqliteSynchronous: Type.Enum([...SQLITE_SYNCHRONOUS_LEVELS]),
 })
 export type Config = Static<typeof ConfigSchema>
 
@@ -43,6 +51,7 @@ const VARIABLES: Record<keyof Config, { name: string; accepts: string }> = {
   webhookAllowLoopback: { name: 'KASSA_WEBHOOK_ALLOW_LOOPBACK', accepts: 'true, false, 1 or 0' },
   sandboxPaceMilliseconds: { name: 'KASSA_SANDBOX_PACE_MS', accepts: 'an integer ≥ 10 (milliseconds)' },
   bankFilesDir: { name: 'KASSA_BANK_FILES_DIR', accepts: 'a directory path, other than the root (relative to the working directory)' },
+  sqliteSynchronous: { name: 'KASSA_SQLITE_SYNCHRONOUS', accepts: `one of ${SQLITE_SYNCHRONOUS_LEVELS.join(', ')}` },
 }
 
 const validateConfig = new Ajv({ allErrors: true }).compile<Config>(ConfigSchema)
@@ -93,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowLoopback: booleanFrom(env.KASSA_WEBHOOK_ALLOW_LOOPBACK),
     sandboxPaceMilliseconds: integerFrom(env.KASSA_SANDBOX_PACE_MS, 1_000),
     bankFilesDir: directoryFrom(env.KASSA_BANK_FILES_DIR),
+    sqliteSynchronous: (env.KASSA_SQLITE_SYNCHRONOUS || 'NORMAL').toUpperCase(),
   }
   if (!validateConfig(config)) {
     const settings = new Set(

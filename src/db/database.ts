@@ -12,6 +12,7 @@ import {
   type SqliteDatabase as KyselySqliteDatabase,
   type Transaction,
 } from 'kysely'
+import type { SqliteSynchronous } from '../config/config.js'
 import { createCommitSignals, type CommitListener } from './commit-signals.js'
 import type { DatabaseSchema } from './schema.js'
 import { migrateToLatest } from './migrate.js'
@@ -81,14 +82,17 @@ function statementCache(sqlite: SqliteDatabase.Database, capacity = 1_000): (sql
   }
 }
 
-function connectSqlite(path: string, options: SqliteDatabase.Options = {}): SqliteDatabase.Database {
+function connectSqlite(path: string, synchronous: SqliteSynchronous, options: SqliteDatabase.Options = {}): SqliteDatabase.Database {
   const sqlite = new SqliteDatabase(path, options)
   if (!options.readonly) {
     sqlite.pragma('journal_mode = WAL')
-    sqlite.pragma('synchronous = NORMAL')
+    // KASSA_SQLITE_SYNCHRONOUS (config.ts): NORMAL survives a process crash, FULL also power loss.
+    sqlite.pragma(`synchronous = ${synchronous}`)
     sqlite.pragma('foreign_keys = ON')
   }
   sqlite.pragma('busy_timeout = 5000')
+  // Sorts and temporary b-trees of a query never touch the disk (issue 14).
+  sqlite.pragma('temp_store = MEMORY')
   // SQLite's built-in lower() folds only A–Z; PostgreSQL folds all of Unicode. Searches must agree.
   sqlite.function('lower', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text))
   return sqlite
@@ -99,11 +103,11 @@ function connectSqlite(path: string, options: SqliteDatabase.Options = {}): Sqli
  * a read-only connection for prepared reads outside transactions: WAL lets it read the last commit
  * while a transaction is open, without waiting for Kysely's connection lock.
  */
-function openSqlite(url: string): Kysely<DatabaseSchema> {
+function openSqlite(url: string, synchronous: SqliteSynchronous): Kysely<DatabaseSchema> {
   const path = sqlitePath(url)
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
-  const writer = connectSqlite(path)
-  const reader = path === ':memory:' ? undefined : connectSqlite(path, { readonly: true })
+  const writer = connectSqlite(path, synchronous)
+  const reader = path === ':memory:' ? undefined : connectSqlite(path, synchronous, { readonly: true })
   const db = new Kysely<DatabaseSchema>({
     dialect: new ImmediateSqliteDialect({
       close: () => {
@@ -139,9 +143,14 @@ function openPostgres(url: string): Kysely<DatabaseSchema> {
 }
 
 /** Opens the database named by DATABASE_URL: `postgres://…` for PostgreSQL, a path or `sqlite:PATH` for SQLite. */
-export function openDatabase(url: string): Database {
+export interface DatabaseOptions {
+  /** SQLite only: KASSA_SQLITE_SYNCHRONOUS, NORMAL unless given. */
+  sqliteSynchronous?: SqliteSynchronous
+}
+
+export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
   const dialect: Dialect = isPostgresUrl(url) ? 'postgres' : 'sqlite'
-  const db = dialect === 'postgres' ? openPostgres(url) : openSqlite(url)
+  const db = dialect === 'postgres' ? openPostgres(url) : openSqlite(url, options.sqliteSynchronous ?? 'NORMAL')
   const signals = createCommitSignals()
   return {
     db,

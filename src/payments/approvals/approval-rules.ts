@@ -137,17 +137,17 @@ export interface StepState {
 }
 
 /**
- * May `actor` approve `step` of a payment `creatorUserId` created?
- * @throws ApiError conflict (409) for a decided step; forbidden (403) for a user without the step's
- * role or name, the creator where the step does not allow it, or a second step of one chain.
+ * Why `actor` may not approve `step` of a payment `creatorUserId` created, or undefined when they may.
+ * conflict (409) for a decided step; forbidden (403) for a user without the step's role or name, the
+ * creator where the step does not allow it, or a second step of one chain.
  */
-export function checkApprover(step: StepState, steps: StepState[], actor: Actor, creatorUserId: string): void {
-  if (step.status !== 'PENDING') throw new ApiError('conflict', `The approval step ${step.id} is already ${step.status}`)
+function approvalRefusal(step: StepState, steps: StepState[], actor: Pick<Actor, 'userId' | 'roleId'>, creatorUserId: string): ApiError | undefined {
+  if (step.status !== 'PENDING') return new ApiError('conflict', `The approval step ${step.id} is already ${step.status}`)
   const byRole = step.requiredRoleIds.includes(actor.roleId)
   const byName = step.requiredUserIds.includes(actor.userId)
-  if (!byRole && !byName) throw new ApiError('forbidden', "The required approver roles or users didn't match this user")
+  if (!byRole && !byName) return new ApiError('forbidden', "The required approver roles or users didn't match this user")
   if (actor.userId === creatorUserId && !step.allowCreatorApproval) {
-    throw new ApiError('forbidden', 'The creator of a payment may not approve this step of it')
+    return new ApiError('forbidden', 'The creator of a payment may not approve this step of it')
   }
   const approvedAnotherStepOfChain = steps.some(
     (other) =>
@@ -156,5 +156,21 @@ export function checkApprover(step: StepState, steps: StepState[], actor: Actor,
       other.approvalChainId === step.approvalChainId &&
       other.approverUserId === actor.userId,
   )
-  if (approvedAnotherStepOfChain) throw new ApiError('forbidden', 'One user may not approve two steps of the same approval chain')
+  if (approvedAnotherStepOfChain) return new ApiError('forbidden', 'One user may not approve two steps of the same approval chain')
+  return undefined
+}
+
+/**
+ * May `actor` approve `step` of a payment `creatorUserId` created?
+ * @throws ApiError conflict (409) for a decided step; forbidden (403) for a user without the step's
+ * role or name, the creator where the step does not allow it, or a second step of one chain.
+ */
+export function checkApprover(step: StepState, steps: StepState[], actor: Actor, creatorUserId: string): void {
+  const refusal = approvalRefusal(step, steps, actor, creatorUserId)
+  if (refusal) throw refusal
+}
+
+/** Whether `actor` may approve some step of a payment (checkApprover's rules): the list filter approvableBy=me. */
+export function hasApprovableStep(steps: StepState[], actor: Pick<Actor, 'userId' | 'roleId'>, creatorUserId: string): boolean {
+  return steps.some((step) => approvalRefusal(step, steps, actor, creatorUserId) === undefined)
 }

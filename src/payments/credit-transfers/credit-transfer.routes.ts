@@ -63,7 +63,8 @@ export function creditTransferRoutes(app: ApiApp, onApproved: () => void): void 
           'Newest requested date first. Filters: accountId (the own source account), counterpartyId, status, ' +
           'externalId, date[gte] and date[lte] on the requested date, currency, and amount[gte] and amount[lte] in minor ' +
           'units (an inverted range, or a currency ISO 4217 does not know, is a 400), and batchId (the credit transfer ' +
-          'batch the payments were made from). Minor units compare only within one currency: give currency with an amount range.',
+          'batch the payments were made from). Minor units compare only within one currency: give currency with an amount range. ' +
+          'approvableBy=me keeps the payments waiting for a step the caller may approve, paged as any other filter.',
         querystring: CreditTransferListQuery,
         response: { 200: ListEnvelope(CreditTransfer), ...errorResponses(400, 403) },
       },
@@ -81,6 +82,7 @@ export function creditTransferRoutes(app: ApiApp, onApproved: () => void): void 
         amountFrom: query['amount[gte]'],
         amountTo: query['amount[lte]'],
         batchId: query.batchId,
+        approvableBy: query.approvableBy,
       })
     },
   )

@@ -3,7 +3,7 @@ import { CurrencyCode, ExternalId, Metadata, ResourceId } from '../../shared/com
 import { AmountInput, MinorUnitsBound } from '../../shared/money.js'
 import { JsonPatchBody } from '../../http/json-patch.js'
 import { ListQueryProperties } from '../../http/pagination.js'
-import { NewPaymentDate, PaymentDate, PaymentFields } from '../lifecycle/payment.schemas.js'
+import { ApprovableByFilter, NewPaymentDate, PaymentDate, PaymentFields } from '../lifecycle/payment.schemas.js'
 import { PAYMENT_STATUSES } from '../lifecycle/payment-status.js'
 
 /** Schemes Kassa supports for credit transfers; others in the reference's list are refused by name. */
@@ -61,6 +61,7 @@ export const CreditTransferListQuery = Type.Object({
   currency: Type.Optional(CurrencyCode),
   'amount[gte]': Type.Optional(MinorUnitsBound('Minor units', 0)),
   'amount[lte]': Type.Optional(MinorUnitsBound('Minor units', 0)),
+  approvableBy: ApprovableByFilter,
   batchId: Type.Optional(ResourceId),
 })
 export type CreditTransferListQuery = Static<typeof CreditTransferListQuery>

@@ -59,7 +59,8 @@ export function directDebitRoutes(app: ApiApp, onApproved: () => void): void {
           'Newest requested date first. Filters: accountId (the own destination account), counterpartyId, status, ' +
           'scheme, externalId, date[gte] and date[lte] on the requested date, currency, and amount[gte] and amount[lte] in ' +
           'minor units (an inverted range, or a currency ISO 4217 does not know, is a 400). Minor units compare only within one ' +
-          'currency: give currency with an amount range.',
+          'currency: give currency with an amount range. approvableBy=me keeps the payments waiting for a step the caller may ' +
+          'approve, paged as any other filter.',
         querystring: DirectDebitListQuery,
         response: { 200: ListEnvelope(DirectDebit), ...errorResponses(400, 403) },
       },
@@ -77,6 +78,7 @@ export function directDebitRoutes(app: ApiApp, onApproved: () => void): void {
         currency: query.currency,
         amountFrom: query['amount[gte]'],
         amountTo: query['amount[lte]'],
+        approvableBy: query.approvableBy,
       })
     },
   )

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox'
 import { CurrencyCode, ExternalId, Metadata, ResourceId } from '../../shared/common.schemas.js'
 import { AmountInput, MinorUnitsBound } from '../../shared/money.js'
 import { ListQueryProperties } from '../../http/pagination.js'
-import { MandateSnapshot, NewPaymentDate, PaymentDate, PaymentFields } from '../lifecycle/payment.schemas.js'
+import { ApprovableByFilter, MandateSnapshot, NewPaymentDate, PaymentDate, PaymentFields } from '../lifecycle/payment.schemas.js'
 import { PAYMENT_STATUSES } from '../lifecycle/payment-status.js'
 import { DIRECT_DEBIT_SCHEMES } from '../mandates/mandate.schemas.js'
 
@@ -56,5 +56,6 @@ export const DirectDebitListQuery = Type.Object({
   currency: Type.Optional(CurrencyCode),
   'amount[gte]': Type.Optional(MinorUnitsBound('Minor units', 0)),
   'amount[lte]': Type.Optional(MinorUnitsBound('Minor units', 0)),
+  approvableBy: ApprovableByFilter,
 })
 export type DirectDebitListQuery = Static<typeof DirectDebitListQuery>

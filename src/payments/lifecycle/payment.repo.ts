@@ -102,6 +102,14 @@ export interface PaymentFilters {
   amountFrom?: number
   amountTo?: number
   batchId?: string
+  /** The list filter approvableBy=me: narrowed here to what may be, decided by hasApprovableStep (payment-queries.ts). */
+  approver?: Approver
+}
+
+/** The caller of approvableBy=me: their user and role, as approval steps name them. */
+export interface Approver {
+  userId: string
+  roleId: string
 }
 
 export type PaymentChanges = Partial<
@@ -161,6 +169,20 @@ export const paymentRepo = {
     if (filters.amountFrom !== undefined) query = query.where('amount', '>=', filters.amountFrom)
     if (filters.amountTo !== undefined) query = query.where('amount', '<=', filters.amountTo)
     if (filters.batchId) query = query.where('batch_id', '=', filters.batchId)
+    if (filters.approver) {
+      const { userId, roleId } = filters.approver
+      // A necessary condition only, so no rule is written twice: CREATED with a PENDING step naming the role or the user
+      // (ids in the steps' JSON arrays; a UUID holds no LIKE wildcard). The creator and chain rules are applied after.
+      query = query.where('status', '=', 'CREATED').where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('payment_approval_steps as step')
+            .select('step.id')
+            .whereRef('step.payment_id', '=', 'payments.id')
+            .where('step.status', '=', 'PENDING')
+            .where((eb) => eb.or([eb('step.required_role_ids', 'like', `%"${roleId}"%`), eb('step.required_user_ids', 'like', `%"${userId}"%`)])),
+        ),
+      )
+    }
     if (page.after) query = query.where(keysetAfter(['date', 'id'], 'desc', page.after))
     return query.orderBy('date', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute()
   },

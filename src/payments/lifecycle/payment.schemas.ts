@@ -114,6 +114,17 @@ export const BatchDetails = Type.Object({
 })
 export type BatchDetails = Static<typeof BatchDetails>
 
+/** The list filter approvableBy=me of both payment lists (payment-queries.ts, issue 11: the dashboard's Approvals). */
+export const ApprovableByFilter = Type.Optional(
+  Type.Literal('me', {
+    description:
+      "me: only CREATED payments with a PENDING approval step the caller may approve: the caller's role or user named by the " +
+      "step, the payment's creator only where the step allows it, no second step of an approval chain one of whose steps the " +
+      'caller approved; none without the approve permission. The organization setting that requires a TOTP sign-in to ' +
+      'approve is not applied here (approving still requires it).',
+  }),
+)
+
 /** The fields both payment resources carry in responses. */
 export const PaymentFields = {
   id: ResourceId,
