@@ -10,6 +10,7 @@ import { createHttpApp } from './http/http-app.js'
 import { SlidingWindowRateLimiter } from './http/rate-limiter.js'
 import {
   accessKeyRoutes,
+  auditLogRoutes,
   createAuthenticator,
   passwordRoutes,
   requirePermission,
@@ -118,6 +119,7 @@ export async function buildApp(options: AppOptions): Promise<ApiApp> {
     passwordRoutes(api)
     sessionRoutes(api)
     totpRoutes(api)
+    auditLogRoutes(api)
     approvalChainRoutes(api)
     webhookRoutes(api, webhooks)
     deliveryRoutes(api)

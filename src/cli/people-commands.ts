@@ -116,7 +116,8 @@ export function registerPeopleCommands(program: Command, orgs: Command, options:
     })
     .action(async (flags: { org: string; approvalsRequireTotp: boolean }) => {
       await withDatabase(async (database) => {
-        if (!(await organizationSettings.setApprovalsRequireSecondFactor(database.db, flags.org, flags.approvalsRequireTotp))) {
+        const changed = await database.transaction((trx) => organizationSettings.setApprovalsRequireSecondFactor(trx, flags.org, flags.approvalsRequireTotp))
+        if (!changed) {
           throw new Error(`No organization ${flags.org}`)
         }
       })

@@ -35,6 +35,8 @@ describe('operationIdOf', () => {
     ['DELETE', '/iam/v2/session', 'deleteSession'],
     ['POST', '/iam/v2/session:signOut', 'signOutSession'],
     ['GET', '/financial-data/v2/accounts/{id}/balances', 'listAccountBalances'],
+    ['GET', '/iam/v2beta/audit-log-entries', 'listAuditLogEntries'],
+    ['GET', '/iam/v2beta/audit-log-entries/{id}', 'getAuditLogEntry'],
   ])('%s %s → %s', (method, path, operationId) => {
     expect(operationIdOf(method, path)).toBe(operationId)
   })

@@ -10,7 +10,7 @@
  *   GET    /payments/v2/credit-transfers/{id}/events     listCreditTransferEvents  (parent resources in the singular)
  *   GET    /v1/sandbox/clock                             getSandboxClock  (a singular name is a singleton: no list)
  *
- * The resource is every path segment after the version (spec: Versioning 1), parameters left out. Generated
+ * The resource is every path segment after the version (spec: Versioning 1; `v2beta` is one), parameters left out. Generated
  * clients key their operations by these ids (openapi-typescript's `operations`), so an id is as stable as
  * its path, which the API never changes within a version (spec: Versioning 2).
  */
@@ -67,7 +67,8 @@ export function operationIdOf(method: string, path: string): string {
   const override = OPERATION_ID_OVERRIDES[`${method} ${path}`]
   if (override !== undefined) return override
   const segments = path.split('/').filter(Boolean)
-  const version = segments.findIndex((segment) => /^v\d+$/.test(segment))
+  // A beta version (`/iam/v2beta/…`, reference §10) is a version like any other.
+  const version = segments.findIndex((segment) => /^v\d+(?:beta\d*)?$/.test(segment))
   const [last = '', action] = (segments.at(-1) ?? '').split(':')
   const resource = [...segments.slice(version + 1, -1), last]
   const names = resource.filter((segment) => !segment.startsWith('{'))

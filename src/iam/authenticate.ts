@@ -3,6 +3,7 @@ import type { Db } from '../db/database.js'
 import { ApiError } from '../http/errors.js'
 import type { Actor } from './actor.js'
 import { accessKeyRepo, type AccessKeyGrant } from './access-keys/access-key.repo.js'
+import { recordFirstUse } from './access-keys/first-use.js'
 import { createBearerAuthenticator } from './oauth2/bearer-authenticate.js'
 import { isPermission, type Permission } from './permissions.js'
 import { digestBytes, sameSecret, secretMatches } from './secrets.js'
@@ -70,6 +71,8 @@ interface KnownKey {
    * request under load, bench/). The database still holds digests only.
    */
   confirmedSecret?: Buffer
+  /** The key had never authenticated a request when its grant was read: the next match is its first use (issue 13). */
+  unused: boolean
 }
 
 type GrantCache = Map<string, KnownKey & { expires: number }>
@@ -107,8 +110,11 @@ export interface AuthenticatorOptions {
  * the request pipeline pays for no promise; a Promise when the grant must be read.
  */
 export interface AccessKeyVerifier {
-  /** The secret is compared in constant time, and an unknown key costs the same digest as a known one. */
-  verify(accessKey: string, secret: string): Actor | undefined | Promise<Actor | undefined>
+  /**
+   * The secret is compared in constant time, and an unknown key costs the same digest as a known one.
+   * @param onFirstUse awaited before the Actor is answered when the key had never been used (at most once per grant read).
+   */
+  verify(accessKey: string, secret: string, onFirstUse?: (actor: Actor) => Promise<void>): Actor | undefined | Promise<Actor | undefined>
   /** The Actor of a live key, whose secret was checked when its token was issued. */
   actorOf(accessKey: string): Actor | undefined | Promise<Actor | undefined>
 }
@@ -135,26 +141,37 @@ export function createAccessKeyVerifier(db: Db, options: AuthenticatorOptions): 
       return undefined
     }
     if (cache.size >= MAX_CACHED) cache.clear()
-    const entry = { actor: actorOf(grant), secretDigest: digestBytes(grant.secretHash), expires: Date.now() + options.cacheMilliseconds }
+    const entry = {
+      actor: actorOf(grant),
+      secretDigest: digestBytes(grant.secretHash),
+      unused: grant.firstUsedAt === null,
+      expires: Date.now() + options.cacheMilliseconds,
+    }
     if (generation === forgetGeneration && options.cacheMilliseconds > 0) cache.set(accessKey, entry)
     return entry
   }
 
-  function matched(found: KnownKey | undefined, secret: string): Actor | undefined {
+  function matched(found: KnownKey | undefined, secret: string, onFirstUse?: (actor: Actor) => Promise<void>): Actor | undefined | Promise<Actor | undefined> {
     const presented = Buffer.from(secret, 'utf8')
     if (found?.confirmedSecret && sameSecret(presented, found.confirmedSecret)) return found.actor
     const matches = secretMatches(presented, found?.secretDigest ?? UNKNOWN_KEY_DIGEST)
     if (!found || !matches) return undefined
     found.confirmedSecret = presented
+    // Only here, on the first match of a grant read from the database: cached matches of a used key never write.
+    if (found.unused && onFirstUse) {
+      found.unused = false
+      const { actor } = found
+      return onFirstUse(actor).then(() => actor)
+    }
     return found.actor
   }
 
   return {
-    verify(accessKey, secret) {
+    verify(accessKey, secret, onFirstUse) {
       if (accessKey.length > 64) return matched(undefined, secret)
       const known = cached(accessKey)
-      if (known) return matched(known, secret)
-      return load(accessKey).then((found) => matched(found, secret))
+      if (known) return matched(known, secret, onFirstUse)
+      return load(accessKey).then((found) => matched(found, secret, onFirstUse))
     },
     actorOf(accessKey) {
       const known = cached(accessKey)
@@ -195,7 +212,7 @@ export function createAuthenticator(db: Db, options: AuthenticatorOptions = { ca
     if (scheme !== 'basic' || !credentials) throw unauthorized('The Authorization header must use the Basic or the Bearer scheme')
     const basic = decodeBasic(credentials)
     if (!basic) throw unauthorized('Basic credentials must be ACCESS_KEY:SECRET')
-    const actor = keys.verify(basic.accessKey, basic.secret)
+    const actor = keys.verify(basic.accessKey, basic.secret, (known) => recordFirstUse(db, known, { requestId: request.id, clientAddress: request.ip }))
     return actor instanceof Promise ? actor.then(knownOrRefused) : knownOrRefused(actor)
   }
 }

@@ -1,11 +1,12 @@
 import type { Database, Executor } from '../db/database.js'
 import { nowIso } from '../shared/clock.js'
 import { newId } from '../shared/ids.js'
-import { accessKeyRepo } from './access-keys/access-key.repo.js'
+import { ACCESS_KEYS, accessKeyRepo, toAccessKey } from './access-keys/access-key.repo.js'
+import { recordAuditEntry } from './audit-log/audit-log.service.js'
 import { BUILTIN_ROLES, type BuiltinRoleName } from './permissions.js'
 import { roleRepo } from './roles/role.repo.js'
 import { newAccessKey, newSecret, hashSecret } from './secrets.js'
-import { newUserRow, userRepo } from './users/user.repo.js'
+import { newUserRow, toUser, userRepo } from './users/user.repo.js'
 
 /** Shown once, at creation; only the digest of `secret` is kept. */
 export interface Credentials {
@@ -54,7 +55,7 @@ export async function createProgrammaticAccess(
   await userRepo.insert(trx, user)
   const accessKey = newAccessKey()
   const secret = newSecret()
-  await accessKeyRepo.insert(trx, {
+  const key = {
     id: newId(),
     organization_id: organizationId,
     user_id: user.id,
@@ -63,7 +64,12 @@ export async function createProgrammaticAccess(
     created: user.created,
     revoked_at: null,
     first_used_at: null,
-  })
+  }
+  await accessKeyRepo.insert(trx, key)
+  // Made by the system (a new organization's Owner key, `kassa keys create`): logged as the system's (issue 13).
+  const system = { actor: { type: 'SYSTEM' as const, organizationId } }
+  await recordAuditEntry(trx, system, { action: 'users.create', resourceType: 'users', resourceId: user.id, after: toUser(user) })
+  await recordAuditEntry(trx, system, { action: 'access_keys.create', resourceType: ACCESS_KEYS, resourceId: key.id, after: toAccessKey(key) })
   return { organizationId, userId: user.id, accessKey, secret, role: role.name }
 }
 

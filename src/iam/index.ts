@@ -1,5 +1,6 @@
 export type { Actor } from './actor.js'
 export { recordAuditEntry, type AuditActor, type AuditContext, type AuditEntry } from './audit-log/audit-log.service.js'
+export { auditLogRoutes } from './audit-log/audit-log.routes.js'
 export { accessKeyRoutes } from './access-keys/access-key.routes.js'
 export { createAuthenticator, forgetCachedGrants } from './authenticate.js'
 export { requirePermission } from './authorize.js'

@@ -3,6 +3,7 @@ import type { WebhookKeysTable, WebhooksTable } from '../db/schema.js'
 import { ApiError, invalidField } from '../http/errors.js'
 import { pageOf, pageRequest, type ListEnvelopeOf } from '../http/pagination.js'
 import type { Actor } from '../iam/actor.js'
+import { recordAuditEntry } from '../iam/index.js'
 import { nowIso } from '../shared/clock.js'
 import type { CommandContext } from '../shared/command-context.js'
 import { newId } from '../shared/ids.js'
@@ -64,6 +65,12 @@ export function createWebhookService(database: Database, policy: TargetPolicy) {
   }
 
   /** Locks the webhook for a change of its keys (see webhookRepo.touch). @throws ApiError not_found, gone. */
+  /** A change of the signing keys is a change of the webhook: its entry lists the key ids before and after (never secrets). */
+  async function recordSigningKeyChange(trx: Executor, ctx: CommandContext, action: string, id: string, before: WebhookKeysTable[], after: WebhookKeysTable[]): Promise<void> {
+    const idsOf = (keys: WebhookKeysTable[]) => ({ signingKeyIds: keys.map((key) => key.id) })
+    await recordAuditEntry(trx, ctx, { action, resourceType: WEBHOOKS, resourceId: id, before: idsOf(before), after: idsOf(after) })
+  }
+
   async function lockForChange(trx: Executor, organizationId: string, id: string, now: string): Promise<void> {
     await loadRow(trx, organizationId, id)
     if (!(await webhookRepo.touch(trx, id, { updated: now }))) throw new ApiError('gone', `The webhook ${id} was deleted`)
@@ -93,7 +100,10 @@ export function createWebhookService(database: Database, policy: TargetPolicy) {
       return ctx.transaction(async (trx) => {
         await webhookRepo.insert(trx, row)
         await webhookKeyRepo.insert(trx, key)
-        return { ...toWebhook(row, []), keys: [toSigningKey(key)] }
+        const created = { ...toWebhook(row, []), keys: [toSigningKey(key)] }
+        // The signing key's secret is redacted from the entry (audit-redaction.ts).
+        await recordAuditEntry(trx, ctx, { action: 'webhooks.create', resourceType: WEBHOOKS, resourceId: row.id, after: created })
+        return created
       })
     },
 
@@ -119,10 +129,12 @@ export function createWebhookService(database: Database, policy: TargetPolicy) {
       assertDistinctResources(input)
       const url = await checkedUrl(input.url)
       return ctx.transaction(async (trx) => {
-        await loadRow(trx, ctx.actor.organizationId, id)
+        const before = await load(trx, ctx.actor.organizationId, id)
         const changes = { name: input.name ?? null, url, filter: JSON.stringify(input.filter), updated: nowIso() }
         if (!(await webhookRepo.touch(trx, id, changes))) throw new ApiError('gone', `The webhook ${id} was deleted`)
-        return load(trx, ctx.actor.organizationId, id)
+        const after = await load(trx, ctx.actor.organizationId, id)
+        await recordAuditEntry(trx, ctx, { action: 'webhooks.update', resourceType: WEBHOOKS, resourceId: id, before, after })
+        return after
       })
     },
 
@@ -132,11 +144,12 @@ export function createWebhookService(database: Database, policy: TargetPolicy) {
      */
     async remove(ctx: CommandContext, id: string): Promise<void> {
       await ctx.transaction(async (trx) => {
-        await loadRow(trx, ctx.actor.organizationId, id)
+        const before = await load(trx, ctx.actor.organizationId, id)
         const now = nowIso()
         if (!(await webhookRepo.markDeleted(trx, id, now))) throw new ApiError('gone', `The webhook ${id} was deleted`)
         await webhookKeyRepo.removeAll(trx, id)
         await deliveryRepo.cancelPending(trx, id, now)
+        await recordAuditEntry(trx, ctx, { action: 'webhooks.delete', resourceType: WEBHOOKS, resourceId: id, before })
       })
     },
 
@@ -154,6 +167,7 @@ export function createWebhookService(database: Database, policy: TargetPolicy) {
         }
         const key = newKeyRow(id, now)
         await webhookKeyRepo.insert(trx, key)
+        await recordSigningKeyChange(trx, ctx, 'webhooks.signing_keys.create', id, keys, [...keys, key])
         return toSigningKey(key)
       })
     },
@@ -166,6 +180,7 @@ export function createWebhookService(database: Database, policy: TargetPolicy) {
         if (!keys.some((key) => key.id === keyId)) throw new ApiError('not_found', `No signing key ${keyId} on webhook ${id}`)
         if (keys.length === 1) throw new ApiError('key_required', 'This is the webhook’s only signing key; add another before deleting it')
         await webhookKeyRepo.remove(trx, id, keyId)
+        await recordSigningKeyChange(trx, ctx, 'webhooks.signing_keys.delete', id, keys, keys.filter((key) => key.id !== keyId))
       })
     },
   }

@@ -9,6 +9,7 @@ import { pageOf, pageRequest, type ListEnvelopeOf } from '../../http/pagination.
 import { assertEtag, etagOf } from '../../http/preconditions.js'
 import type { ResourceRef } from '../../http/resource-ref.js'
 import type { Actor } from '../../iam/actor.js'
+import { recordAuditEntry } from '../../iam/index.js'
 import { nowIso } from '../../shared/clock.js'
 import type { CommandContext } from '../../shared/command-context.js'
 import { newId } from '../../shared/ids.js'
@@ -108,6 +109,7 @@ export function createConnectionService(database: Database, filesDir: string) {
           await connectionRepo.insert(trx, row)
           const connection = toConnection(row)
           await recordEvent(trx, { organizationId: row.organization_id, entityType: CONNECTIONS, entityId: row.id, type: 'CREATED', name: 'CREATED', originator: ctx.actor.userId, entity: connection })
+          await recordAuditEntry(trx, ctx, { action: 'connections.create', resourceType: CONNECTIONS, resourceId: row.id, after: connection })
           return connection
         })
       } catch (error) {
@@ -154,6 +156,7 @@ export function createConnectionService(database: Database, filesDir: string) {
         }
         const connection = toConnection({ ...row, ...changes })
         await recordEvent(trx, { organizationId, entityType: CONNECTIONS, entityId: row.id, type: 'UPDATED', name: 'UPDATED', originator: ctx.actor.userId, entity: connection })
+        await recordAuditEntry(trx, ctx, { action: 'connections.update', resourceType: CONNECTIONS, resourceId: row.id, before: toConnection(row), after: connection })
         return connection
       })
     },
@@ -166,7 +169,8 @@ export function createConnectionService(database: Database, filesDir: string) {
     async remove(ctx: CommandContext, ref: ResourceRef, etag: string): Promise<void> {
       await ctx.transaction(async (trx) => {
         const { organizationId } = ctx.actor
-        const { id } = await load(trx, organizationId, ref)
+        const current = await load(trx, organizationId, ref)
+        const { id } = current
         const row = await connectionRepo.markDeleted(trx, id, nowIso())
         // Marked deleted before If-Match is checked: the write waits for any concurrent writer of the row, so
         // the etag is compared with the version actually deleted, and a concurrent delete is a 410.
@@ -177,6 +181,7 @@ export function createConnectionService(database: Database, filesDir: string) {
           throw new ApiError('conflict', 'Accounts are registered with this connection (it is their thirdPartyId): it cannot be deleted while they use it')
         }
         await recordEvent(trx, { organizationId, entityType: CONNECTIONS, entityId: id, type: 'DELETED', name: 'DELETED', originator: ctx.actor.userId, entity: toConnection(row) })
+        await recordAuditEntry(trx, ctx, { action: 'connections.delete', resourceType: CONNECTIONS, resourceId: id, before: toConnection(current) })
       })
     },
 

@@ -4,6 +4,9 @@ import { preparedQuery } from '../../db/prepared-query.js'
 import { keysetAfter, type PageRequest } from '../../http/pagination.js'
 import type { AccessKey } from './access-key.schemas.js'
 
+/** The audit log's resource type of access keys (iam/audit-log). */
+export const ACCESS_KEYS = 'access_keys'
+
 /** What authentication needs to know about a key, in one indexed read. */
 export interface AccessKeyGrant {
   accessKeyId: string
@@ -14,6 +17,8 @@ export interface AccessKeyGrant {
   roleName: string
   owner: number
   permissions: string
+  /** Null until the key first authenticates a request (first-use.ts). */
+  firstUsedAt: string | null
 }
 
 export function toAccessKey(row: AccessKeysTable): AccessKey {
@@ -39,6 +44,7 @@ const grantOf = preparedQuery((db, parameter: (name: 'accessKey') => string) =>
       'r.name as roleName',
       'r.owner as owner',
       'r.permissions as permissions',
+      'k.first_used_at as firstUsedAt',
     ])
     .where('k.access_key', '=', parameter('accessKey'))
     .where('k.revoked_at', 'is', null)

@@ -7,12 +7,13 @@ import { nowIso } from '../../shared/clock.js'
 import type { CommandContext } from '../../shared/command-context.js'
 import { newId } from '../../shared/ids.js'
 import type { Actor } from '../actor.js'
+import { recordAuditEntry } from '../audit-log/audit-log.service.js'
 import { forgetCachedGrants } from '../authenticate.js'
 import { assertMayGrant, assertMayRevokeOwnerRights, assertOwnerRemains, lockOwnership, rightsOf } from '../privileges.js'
 import { hashSecret, newAccessKey, newSecret } from '../secrets.js'
 import { toUser, userRepo } from '../users/user.repo.js'
 import { loadUser, roleOf, USERS } from '../users/user.service.js'
-import { accessKeyRepo, toAccessKey } from './access-key.repo.js'
+import { ACCESS_KEYS, accessKeyRepo, toAccessKey } from './access-key.repo.js'
 import type { AccessKey, AccessKeyListQuery, NewAccessKey } from './access-key.schemas.js'
 
 /** Enough for rotation with overlap; more usually means keys are shared instead of given per integration. */
@@ -69,6 +70,7 @@ export function createAccessKeyService(database: Database) {
           throw new ApiError('conflict', `A user may have at most ${MAX_ACTIVE_KEYS_PER_USER} active access keys; revoke one first`)
         }
         await accessKeyRepo.insert(trx, row)
+        await recordAuditEntry(trx, ctx, { action: 'access_keys.create', resourceType: ACCESS_KEYS, resourceId: row.id, after: toAccessKey(row) })
         return toAccessKey(row)
       })
       return { ...key, secret }
@@ -99,6 +101,7 @@ export function createAccessKeyService(database: Database) {
         assertMayRevokeOwnerRights(ctx.actor, await roleOf(trx, user), 'revoke the access keys of')
         await recordKeyEvent(trx, ctx, userId, 'ACCESS_KEY_REVOKED', key)
         if (!(await accessKeyRepo.revoke(trx, keyId, nowIso()))) throw new ApiError('gone', `The access key ${keyId} was revoked`)
+        await recordAuditEntry(trx, ctx, { action: 'access_keys.revoke', resourceType: ACCESS_KEYS, resourceId: keyId, before: toAccessKey(key) })
         await assertOwnerRemains(trx, organizationId)
         revoked = key.access_key
       })

@@ -100,6 +100,7 @@ export function oauth2TokenRoutes(app: ApiApp, options: OAuth2Options): void {
             address: request.ip,
             userAgent: request.headers['user-agent'],
             log: request.log,
+            requestId: request.id,
             authorization: request.headers.authorization,
           })
           return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(token)

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.js'
 import { ApiError } from '../../http/errors.js'
 import { isoAfter } from '../../shared/clock.js'
+import { recordFirstUse } from '../access-keys/first-use.js'
 import { createAccessKeyVerifier } from '../authenticate.js'
 import { addressSubject } from '../sessions/sign-in-lockout.js'
 import { assertNotLockedOut, recordSignInFailure, type SignInContext } from '../sessions/sign-in.service.js'
@@ -40,7 +41,10 @@ export function createOAuth2Service(database: Database, options: OAuth2Options) 
       const now = new Date()
       const subjects = [addressSubject(context.address)]
       await assertNotLockedOut(database, subjects, now, 'sign-ins and token requests from this address')
-      const actor = await keys.verify(credentials.accessKey, credentials.secret)
+      // A key's first use may be to get a token: logged as any first use is (issue 13).
+      const actor = await keys.verify(credentials.accessKey, credentials.secret, (known) =>
+        recordFirstUse(database.db, known, { requestId: context.requestId, clientAddress: context.address }),
+      )
       if (!actor) {
         await recordSignInFailure(database, subjects, [], context, now)
         throw invalidClient('Wrong access key or secret')

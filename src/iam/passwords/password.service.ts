@@ -6,6 +6,7 @@ import { recordEvent, SYSTEM_ORIGINATOR } from '../../events/index.js'
 import { invalidField } from '../../http/errors.js'
 import { nowIso } from '../../shared/clock.js'
 import type { CommandContext } from '../../shared/command-context.js'
+import { recordAuditEntry } from '../audit-log/audit-log.service.js'
 import { RoleNotFoundError } from '../iam.service.js'
 import { assertMayGrant, rightsOf } from '../privileges.js'
 import { roleRepo } from '../roles/role.repo.js'
@@ -128,6 +129,8 @@ export function createPasswordService() {
         if (user.kind !== 'HUMAN') throw invalidField('id', 'is a PROGRAMMATIC user: they act through access keys and have no password')
         assertMayGrant(ctx.actor, rightsOf(await roleOf(trx, user)), 'give a one-time password to a user with')
         await storePassword(trx, user, { hash, changeRequired: true }, ctx.actor.userId)
+        // Never the password nor its hash: only that a one-time one was given.
+        await recordAuditEntry(trx, ctx, { action: 'passwords.set_one_time', resourceType: USERS, resourceId: user.id, after: { passwordChangeRequired: true } })
         return { created }
       })
       return { password, created }

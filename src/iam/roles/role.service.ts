@@ -11,6 +11,7 @@ import type { CommandContext } from '../../shared/command-context.js'
 import { newId } from '../../shared/ids.js'
 import { requireLive } from '../../shared/lookup.js'
 import type { Actor } from '../actor.js'
+import { recordAuditEntry } from '../audit-log/audit-log.service.js'
 import type { IdentityReferences } from '../identity-references.js'
 import { forgetCachedGrants } from '../authenticate.js'
 import { PERMISSIONS, type Permission } from '../permissions.js'
@@ -71,6 +72,7 @@ export function createRoleService(database: Database, references: IdentityRefere
           await roleRepo.insert(trx, row)
           const role = toRole(row)
           await recordEvent(trx, { organizationId, entityType: ROLES, entityId: row.id, type: 'CREATED', name: 'CREATED', originator: ctx.actor.userId, entity: role })
+          await recordAuditEntry(trx, ctx, { action: 'roles.create', resourceType: ROLES, resourceId: row.id, after: role })
           return role
         })
       } catch (error) {
@@ -128,6 +130,7 @@ export function createRoleService(database: Database, references: IdentityRefere
           }
           const updated = toRole({ ...current, ...changes })
           await recordEvent(trx, { organizationId, entityType: ROLES, entityId: id, type: 'UPDATED', name: 'UPDATED', originator: ctx.actor.userId, entity: updated })
+          await recordAuditEntry(trx, ctx, { action: 'roles.update', resourceType: ROLES, resourceId: id, before: toRole(current), after: updated })
           return updated
         })
         forgetCachedGrants()
@@ -162,6 +165,7 @@ export function createRoleService(database: Database, references: IdentityRefere
         }
         const deleted = await roleRepo.markDeleted(trx, locked, nowIso())
         await recordEvent(trx, { organizationId, entityType: ROLES, entityId: id, type: 'DELETED', name: 'DELETED', originator: ctx.actor.userId, entity: toRole({ ...deleted, name: locked.name }) })
+        await recordAuditEntry(trx, ctx, { action: 'roles.delete', resourceType: ROLES, resourceId: id, before: toRole(locked) })
       })
     },
   }

@@ -23,7 +23,7 @@ const COOKIE_RULES =
   'authenticated by them alone, whatever cookie it carries.'
 
 export function signInContext(request: FastifyRequest): SignInContext {
-  return { address: request.ip, userAgent: request.headers['user-agent'], log: request.log }
+  return { address: request.ip, userAgent: request.headers['user-agent'], log: request.log, requestId: request.id }
 }
 
 /** POST /iam/v2/session takes no credentials: it is registered in the public scope (src/app.ts). */

@@ -4,6 +4,7 @@ import { pageOf, pageRequest, type ListEnvelopeOf } from '../../http/pagination.
 import { nowIso } from '../../shared/clock.js'
 import type { CommandContext } from '../../shared/command-context.js'
 import type { Actor } from '../actor.js'
+import { recordAuditEntry } from '../audit-log/audit-log.service.js'
 import { hashPassword, verifyPassword } from '../passwords/password-hash.js'
 import { assertAcceptablePassword } from '../passwords/password-policy.js'
 import { passwordRepo } from '../passwords/password.repo.js'
@@ -13,7 +14,7 @@ import { loadUser, roleOf, USERS } from '../users/user.service.js'
 import { describeSession, ownSession, requireSession } from './session-view.js'
 import { sessionRepo, toSessionSummary } from './session.repo.js'
 import type { ChangePassword, Session, SessionListQuery, SessionSummary } from './session.schemas.js'
-import { assertNotLockedOut, recordSignInFailure, type SignInContext } from './sign-in.service.js'
+import { assertNotLockedOut, recordSignInFailure, SESSIONS, type SignInContext } from './sign-in.service.js'
 import { signInSubjects } from './sign-in-lockout.js'
 
 /**
@@ -60,6 +61,8 @@ export function createSessionService(database: Database) {
       const hash = await hashPassword(input.newPassword)
       await ctx.transaction(async (trx) => {
         await storePassword(trx, await loadUser(trx, user.organization_id, user.id), { hash, changeRequired: false }, user.id, sessionId)
+        // Never the password nor its hash: only that it changed.
+        await recordAuditEntry(trx, ctx, { action: 'passwords.change', resourceType: USERS, resourceId: user.id, after: { passwordChangeRequired: false } })
       })
     },
 
@@ -82,6 +85,7 @@ export function createSessionService(database: Database) {
         if (!session) throw new ApiError('not_found', `No session ${sessionId} of user ${userId}`)
         if (userId !== ctx.actor.userId) assertMayRevokeOwnerRights(ctx.actor, await roleOf(trx, user), 'end the sessions of')
         if (!(await sessionRepo.revoke(trx, sessionId, nowIso()))) throw new ApiError('gone', `The session ${sessionId} has already ended`)
+        await recordAuditEntry(trx, ctx, { action: 'sessions.revoke', resourceType: SESSIONS, resourceId: sessionId, before: toSessionSummary(session) })
       })
     },
   }

@@ -5,6 +5,7 @@ import { recordEvent, SYSTEM_ORIGINATOR } from '../../events/index.js'
 import { ApiError, invalidField } from '../../http/errors.js'
 import { isoAfter } from '../../shared/clock.js'
 import { newId } from '../../shared/ids.js'
+import { recordAuditEntry } from '../audit-log/audit-log.service.js'
 import { hashOfNobody, hashPassword, needsRehash, verifyPassword } from '../passwords/password-hash.js'
 import { passwordRepo, type PersonWithPassword } from '../passwords/password.repo.js'
 import { acceptedStep } from '../totp/totp.js'
@@ -14,7 +15,7 @@ import { USERS } from '../users/user.service.js'
 import { newSessionToken, tokenDigest } from './session-cookie.js'
 import { describeSession } from './session-view.js'
 import { ENDED_SESSIONS_KEPT_MILLISECONDS, SESSION_LIFETIME_MILLISECONDS } from './session.policy.js'
-import { sessionRepo } from './session.repo.js'
+import { sessionRepo, toSessionSummary } from './session.repo.js'
 import type { Session, SignIn } from './session.schemas.js'
 import { signInLockout, signInSubjects, type SignInSubject } from './sign-in-lockout.js'
 
@@ -23,7 +24,12 @@ export interface SignInContext {
   address: string
   userAgent?: string
   log: FastifyBaseLogger
+  /** The request's request-id, for the audit log. */
+  requestId?: string
 }
+
+/** The audit log's resource type of sessions. */
+export const SESSIONS = 'sessions'
 
 /** One message for an unknown email and a wrong password, so that neither tells which emails exist. */
 const WRONG_CREDENTIALS = 'Wrong email or password'
@@ -60,6 +66,12 @@ export async function recordSignInFailure(
 ): Promise<void> {
   const lockouts = await database.transaction(async (trx) => {
     const started = await signInLockout.recordFailure(trx, subjects, now)
+    // Issue 13: a failure is logged in the organization of each user the email names (the claimed actor); an
+    // email that names nobody belongs to no organization, so it is counted for the lockout but logged nowhere.
+    for (const user of named) {
+      const actor = { type: 'USER' as const, organizationId: user.organization_id, userId: user.id }
+      await recordAuditEntry(trx, { actor, requestId: context.requestId, clientAddress: context.address }, { action: 'sign_in.failed', resourceType: USERS, resourceId: user.id })
+    }
     for (const lockout of started) {
       const which = lockout.subject.kind === 'account' ? 'for this email' : `from the address ${context.address}`
       for (const user of named) {
@@ -159,6 +171,8 @@ export function createSignInService(database: Database) {
         if (rehash) await passwordRepo.set(trx, { user_id: person.id, password_hash: rehash, change_required: person.change_required, updated: at })
         await sessionRepo.purgeEnded(trx, person.id, new Date(now.getTime() - ENDED_SESSIONS_KEPT_MILLISECONDS).toISOString())
         await sessionRepo.insert(trx, row)
+        const actor = { type: 'USER' as const, organizationId: row.organization_id, userId: row.user_id, sessionId: row.id }
+        await recordAuditEntry(trx, { actor, requestId: context.requestId, clientAddress: context.address }, { action: 'sign_in.succeeded', resourceType: SESSIONS, resourceId: row.id, after: toSessionSummary(row) })
         return describeSession(trx, row, token)
       })
       // A concurrent sign-in used the same code first.

@@ -3,6 +3,7 @@ import { recordEvent, SYSTEM_ORIGINATOR } from '../../events/index.js'
 import { ApiError, invalidField } from '../../http/errors.js'
 import { nowIso } from '../../shared/clock.js'
 import type { CommandContext } from '../../shared/command-context.js'
+import { recordAuditEntry, type AuditContext } from '../audit-log/audit-log.service.js'
 import { passwordRepo } from '../passwords/password.repo.js'
 import { requireSession } from '../sessions/session-view.js'
 import { sessionRepo } from '../sessions/session.repo.js'
@@ -22,6 +23,11 @@ async function recordTotpEvent(trx: Executor, organizationId: string, userId: st
   await recordEvent(trx, { organizationId, entityType: USERS, entityId: userId, type: 'UPDATED', name, originator, message, entity: toUser(user) })
 }
 
+/** Issue 13: the audit entry of TOTP turned on or off (never the secret: only whether it is enabled). */
+function recordTotpChange(trx: Executor, context: AuditContext, userId: string, action: string, enabled: boolean): Promise<void> {
+  return recordAuditEntry(trx, context, { action, resourceType: USERS, resourceId: userId, before: { totpEnabled: !enabled }, after: { totpEnabled: enabled } })
+}
+
 /**
  * `kassa users reset-totp`: for a person who lost their authenticator app. TOTP is disabled and their
  * sessions end; they sign in with their password and may enroll a new app.
@@ -35,6 +41,7 @@ export async function resetPersonTotp(database: Database, organizationId: string
     await totpRepo.remove(trx, user.id)
     await sessionRepo.revokeAllOf(trx, user.id, nowIso())
     await recordTotpEvent(trx, organizationId, user.id, 'TOTP_DISABLED', SYSTEM_ORIGINATOR)
+    await recordTotpChange(trx, { actor: { type: 'SYSTEM', organizationId } }, user.id, 'totp.reset', false)
   })
 }
 
@@ -76,6 +83,7 @@ export function createTotpService(database: Database) {
         await totpRepo.confirm(trx, ctx.actor.userId, nowIso(), step)
         await sessionRepo.markSecondFactor(trx, sessionId)
         await recordTotpEvent(trx, ctx.actor.organizationId, ctx.actor.userId, 'TOTP_ENABLED', ctx.actor.userId)
+        await recordTotpChange(trx, ctx, ctx.actor.userId, 'totp.enable', true)
       })
     },
 
@@ -91,6 +99,7 @@ export function createTotpService(database: Database) {
         if (!(await totpRepo.find(trx, ctx.actor.userId))?.confirmed_at) throw new ApiError('conflict', 'TOTP is not enabled')
         await totpRepo.remove(trx, ctx.actor.userId)
         await recordTotpEvent(trx, ctx.actor.organizationId, ctx.actor.userId, 'TOTP_DISABLED', ctx.actor.userId)
+        await recordTotpChange(trx, ctx, ctx.actor.userId, 'totp.disable', false)
       })
     },
   }

@@ -10,6 +10,7 @@ import { nowIso } from '../../shared/clock.js'
 import type { CommandContext } from '../../shared/command-context.js'
 import { requireLive } from '../../shared/lookup.js'
 import type { Actor } from '../actor.js'
+import { recordAuditEntry } from '../audit-log/audit-log.service.js'
 import type { IdentityReferences } from '../identity-references.js'
 import { accessKeyRepo } from '../access-keys/access-key.repo.js'
 import { forgetCachedGrants } from '../authenticate.js'
@@ -73,6 +74,7 @@ export function createUserService(database: Database, references: IdentityRefere
           await userRepo.insert(trx, row)
           const user = toUser(row)
           await recordEvent(trx, { organizationId, entityType: USERS, entityId: row.id, type: 'CREATED', name: 'CREATED', originator: ctx.actor.userId, entity: user })
+          await recordAuditEntry(trx, ctx, { action: 'users.create', resourceType: USERS, resourceId: row.id, after: user })
           return user
         })
       } catch (error) {
@@ -132,6 +134,7 @@ export function createUserService(database: Database, references: IdentityRefere
           }
           const updated = toUser({ ...current, ...changes })
           await recordEvent(trx, { organizationId, entityType: USERS, entityId: id, type: 'UPDATED', name: 'UPDATED', originator: ctx.actor.userId, entity: updated })
+          await recordAuditEntry(trx, ctx, { action: 'users.update', resourceType: USERS, resourceId: id, before: toUser(current), after: updated })
           return updated
         })
         forgetCachedGrants(staleKeys)
@@ -168,6 +171,7 @@ export function createUserService(database: Database, references: IdentityRefere
         revoked = await accessKeyRepo.revokeAllOf(trx, id, now)
         await assertOwnerRemains(trx, organizationId)
         await recordEvent(trx, { organizationId, entityType: USERS, entityId: id, type: 'DELETED', name: 'DELETED', originator: ctx.actor.userId, entity: toUser(row) })
+        await recordAuditEntry(trx, ctx, { action: 'users.delete', resourceType: USERS, resourceId: id, before: toUser(current) })
       })
       forgetCachedGrants(revoked)
     },
@@ -212,6 +216,8 @@ async function changeStatus(ctx: CommandContext, id: string, deactivate: boolean
     const updated = toUser(row)
     const name = deactivate ? 'DEACTIVATED' : 'REACTIVATED'
     await recordEvent(trx, { organizationId, entityType: USERS, entityId: id, type: 'UPDATED', name, originator: ctx.actor.userId, entity: updated })
+    const action = deactivate ? 'users.deactivate' : 'users.reactivate'
+    await recordAuditEntry(trx, ctx, { action, resourceType: USERS, resourceId: id, before: toUser(current), after: updated })
     return updated
   })
   forgetCachedGrants(keys)

@@ -7,6 +7,7 @@ import { createPatcher, type JsonPatchOperation } from '../../http/json-patch.js
 import { pageOf, pageRequest, type ListEnvelopeOf } from '../../http/pagination.js'
 import { assertEtag, etagOf } from '../../http/preconditions.js'
 import type { Actor } from '../../iam/actor.js'
+import { recordAuditEntry } from '../../iam/index.js'
 import { roleRepo } from '../../iam/roles/role.repo.js'
 import { userRepo } from '../../iam/users/user.repo.js'
 import { nowIso } from '../../shared/clock.js'
@@ -86,6 +87,7 @@ export function createApprovalChainService(database: Database) {
         await approvalChainRepo.insert(trx, row)
         const chain = toApprovalChain(row)
         await recordEvent(trx, { organizationId, entityType: APPROVAL_CHAINS, entityId: row.id, type: 'CREATED', name: 'CREATED', originator: ctx.actor.userId, entity: chain })
+        await recordAuditEntry(trx, ctx, { action: 'approval_chains.create', resourceType: APPROVAL_CHAINS, resourceId: row.id, after: chain })
         return chain
       })
     },
@@ -122,6 +124,7 @@ export function createApprovalChainService(database: Database) {
         }
         const chain = toApprovalChain({ ...current, ...changes })
         await recordEvent(trx, { organizationId, entityType: APPROVAL_CHAINS, entityId: id, type: 'UPDATED', name: 'UPDATED', originator: ctx.actor.userId, entity: chain })
+        await recordAuditEntry(trx, ctx, { action: 'approval_chains.update', resourceType: APPROVAL_CHAINS, resourceId: id, before: toApprovalChain(current), after: chain })
         return chain
       })
     },
@@ -133,7 +136,7 @@ export function createApprovalChainService(database: Database) {
     async remove(ctx: CommandContext, id: string, etag: string): Promise<void> {
       const { organizationId } = ctx.actor
       await ctx.transaction(async (trx) => {
-        await load(trx, organizationId, id)
+        const current = await load(trx, organizationId, id)
         const row = await approvalChainRepo.markDeleted(trx, id, nowIso())
         if (!row) {
           await load(trx, organizationId, id)
@@ -141,6 +144,7 @@ export function createApprovalChainService(database: Database) {
         }
         assertEtag(etag, etagOf(row.version - 1))
         await recordEvent(trx, { organizationId, entityType: APPROVAL_CHAINS, entityId: id, type: 'DELETED', name: 'DELETED', originator: ctx.actor.userId, entity: toApprovalChain(row) })
+        await recordAuditEntry(trx, ctx, { action: 'approval_chains.delete', resourceType: APPROVAL_CHAINS, resourceId: id, before: toApprovalChain(current) })
       })
     },
   }
