@@ -47,8 +47,8 @@ export function recordingFetch(attempts: Attempt[]): Fetch {
   }
 }
 
-export async function startClientTestServer(): Promise<ClientTestServer> {
-  const t = await startWebhookTestApp()
+export async function startClientTestServer(overrides: Parameters<typeof startWebhookTestApp>[0] = {}): Promise<ClientTestServer> {
+  const t = await startWebhookTestApp(overrides)
   const baseUrl = await t.app.listen({ host: '127.0.0.1', port: 0 })
   return {
     t,

@@ -1,5 +1,6 @@
 import createClient, { type Client, type FetchResponse, type MaybeOptionalInit } from 'openapi-fetch'
 import type { HttpMethod, MediaType, PathsWithMethod, RequiredKeysOf } from 'openapi-typescript-helpers'
+import { basicAuthorization, clientCredentialsToken, givenToken, withBearerToken, type BearerToken, type TokenSource } from './authentication.js'
 import { throwKassaApiErrors } from './errors.js'
 import type { paths } from './generated/openapi.js'
 import { addIdempotencyKey } from './idempotency-key.js'
@@ -12,11 +13,24 @@ interface CommonOptions {
   retry?: RetryOptions | false
 }
 
-/** An access key and its secret (spec: Authentication), or a `fetch` of your own that authenticates. */
+/**
+ * How the client authenticates (spec: Authentication): an access key and its secret, sent by HTTP Basic or
+ * (`authentication: 'oauth2'`) exchanged for bearer tokens the client keeps and renews; a bearer token got
+ * elsewhere (or a function giving the current one); or a `fetch` of your own that authenticates. A `fetch` may
+ * be given with a key or a token as well: the client's Authorization is set on the requests it receives.
+ */
 export type KassaClientOptions = CommonOptions &
   (
-    | { accessKey: string; secret: string; fetch?: Fetch }
-    | { accessKey?: undefined; secret?: undefined; fetch: Fetch }
+    | {
+        accessKey: string
+        secret: string
+        /** 'basic' (the default): every request carries the key and secret; 'oauth2': bearer tokens from POST /iam/v2beta/oauth2/token. */
+        authentication?: 'basic' | 'oauth2'
+        bearerToken?: undefined
+        fetch?: Fetch
+      }
+    | { bearerToken: BearerToken; accessKey?: undefined; secret?: undefined; authentication?: undefined; fetch?: Fetch }
+    | { fetch: Fetch; accessKey?: undefined; secret?: undefined; authentication?: undefined; bearerToken?: undefined }
   )
 
 /** openapi-fetch's own init-argument rule (optional when nothing in it is required); it does not export it. */
@@ -45,12 +59,6 @@ export interface KassaClient extends Pick<Client<paths>, 'use' | 'eject'> {
   DELETE: KassaMethod<'delete'>
 }
 
-/** spec: Authentication 1–2 — Basic, with the access key as user name and the secret as password. */
-function basicAuthorization(accessKey: string, secret: string): string {
-  const bytes = new TextEncoder().encode(`${accessKey}:${secret}`)
-  return `Basic ${btoa(String.fromCharCode(...bytes))}`
-}
-
 /**
  * A client for the Kassa server at `baseUrl`, with Kassa's rules built in: an Idempotency-Key on every
  * POST and PATCH (reused by that call's retries), bounded retries with jittered backoff, and every
@@ -59,12 +67,22 @@ function basicAuthorization(accessKey: string, secret: string): string {
 export function createKassaClient(options: KassaClientOptions): KassaClient {
   // Resolved per call, not captured: a fetch patched or stubbed after the client is made still applies.
   const fetch: Fetch = options.fetch ?? ((request) => globalThis.fetch(request))
+  const retrying = (next: Fetch): Fetch => (options.retry === false ? next : withRetries(next, options.retry))
+  const tokens = tokenSource(options, retrying(fetch))
+  const basic = options.accessKey !== undefined && tokens === undefined
   const client = createClient<paths>({
     baseUrl: options.baseUrl,
-    fetch: options.retry === false ? fetch : withRetries(fetch, options.retry),
-    ...(options.accessKey === undefined ? {} : { headers: { Authorization: basicAuthorization(options.accessKey, options.secret) } }),
+    fetch: retrying(tokens ? withBearerToken(fetch, tokens) : fetch),
+    ...(basic ? { headers: { Authorization: basicAuthorization(options.accessKey, options.secret) } } : {}),
   })
   client.use(addIdempotencyKey, throwKassaApiErrors)
   // The same object openapi-fetch made; only its answer types are narrowed, which throwKassaApiErrors guarantees.
   return client as unknown as KassaClient
+}
+
+/** The bearer tokens the options call for, if any; `fetch` sends the token requests. */
+function tokenSource(options: KassaClientOptions, fetch: Fetch): TokenSource | undefined {
+  if (options.bearerToken !== undefined) return givenToken(options.bearerToken)
+  if (options.accessKey === undefined || options.authentication !== 'oauth2') return undefined
+  return clientCredentialsToken({ baseUrl: options.baseUrl, accessKey: options.accessKey, secret: options.secret, fetch })
 }

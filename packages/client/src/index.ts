@@ -1,4 +1,5 @@
 /** `@kassa/client`: the typed client for the Kassa API. */
+export { TOKEN_PATH, type BearerToken } from './authentication.js'
 export { createKassaClient, type KassaClient, type KassaClientOptions, type Succeeded } from './client.js'
 export { KassaApiError, type ErrorDetail } from './errors.js'
 export { paginate, type ListItem, type ListParams, type ListPath } from './pagination.js'
