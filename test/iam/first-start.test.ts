@@ -28,6 +28,7 @@ beforeAll(async () => {
       logLevel: 'silent',
       webhookAllowLoopback: false,
       sandboxPaceMilliseconds: 60_000,
+      sqliteSynchronous: 'NORMAL',
       bankFilesDir: tmpdir(),
     })
   } finally {
