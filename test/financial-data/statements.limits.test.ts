@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MAX_STATEMENT_ENTRIES, MAX_XML_TOKEN_CHARS, STATEMENT_BODY_LIMIT } from '../../src/financial-data/statements/index.js'
+import { MAX_PLAN_BYTES, MAX_STATEMENT_ENTRIES, MAX_XML_TOKEN_CHARS, STATEMENT_BODY_LIMIT } from '../../src/financial-data/statements/index.js'
 import { expectError } from '../conventions/expectations.js'
 import { generateCamt053 } from '../fixtures/camt/generate-camt053.js'
 import { basicAuth, startTestApp, type TestApp } from '../support/test-app.js'
@@ -58,6 +58,17 @@ describe('limits', () => {
     const body = await refused(nordic.replace('<Ntry>', `${entries}<Ntry>`), 413, 'payload_too_large')
     expect(body.message).toContain(`it holds more than ${MAX_STATEMENT_ENTRIES.toLocaleString('en-US')} entries (Ntry)`)
     expect(body.message).toContain('split it into several files')
+  })
+
+  it(`refuses a small file whose entries would plan to more than ${MAX_PLAN_BYTES / 1024 / 1024} MiB with a 413: one entry split into parts that each repeat its long text`, async () => {
+    // Each part becomes a transaction described by the entry's AddtlNtryInf: 130 parts of half a MiB plan to 65 MiB.
+    const text = 'x'.repeat(512 * 1024)
+    const parts = Array.from({ length: 130 }, (_, n) => `<TxDtls><Refs><EndToEndId>PART-${n}</EndToEndId></Refs><Amt Ccy="SEK">1.00</Amt><CdtDbtInd>DBIT</CdtDbtInd></TxDtls>`)
+    const entry = `<Ntry><Amt Ccy="SEK">130.00</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts><BookgDt><Dt>2026-03-02</Dt></BookgDt><NtryDtls>${parts.join('')}</NtryDtls><AddtlNtryInf>${text}</AddtlNtryInf></Ntry>`
+    const file = nordic.replace('<Ntry>', `${entry}<Ntry>`)
+    expect(file.length).toBeLessThan(MAX_PLAN_BYTES / 100)
+    const body = await refused(file, 413, 'payload_too_large')
+    expect(body.message).toContain(`its entries would take more than ${(MAX_PLAN_BYTES / 1024 / 1024).toFixed(1)} MiB of memory to plan`)
   })
 
   it('refuses one text longer than the parser takes at once with a 413', async () => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../http/errors.js'
 import { parseCamt } from './camt-parser.js'
-import { planImport, type StatementAccount } from './statement.validation.js'
+import { MemoryBudget } from './memory-budget.js'
+import { statementTooLarge } from './statement.limits.js'
+import { ImportPlanner, planImport, type StatementAccount } from './statement.validation.js'
 
 const EUR_IBAN = 'DE89370400440532013000'
 const JPY_IBAN = 'GB29NWBK60161331926819'
@@ -24,9 +26,12 @@ function statement(content: string, iban = EUR_IBAN, id = 'S-1', head = ''): str
   return `<Stmt><Id>${id}</Id>${head}<Acct><Id><IBAN>${iban}</IBAN></Id></Acct>${content}</Stmt>`
 }
 
+function message(...statements: string[]) {
+  return parseCamt(`<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.04"><BkToCstmrStmt><GrpHdr><MsgId>M</MsgId></GrpHdr>${statements.join('')}</BkToCstmrStmt></Document>`)
+}
+
 function plan(...statements: string[]) {
-  const xml = `<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.04"><BkToCstmrStmt><GrpHdr><MsgId>M</MsgId></GrpHdr>${statements.join('')}</BkToCstmrStmt></Document>`
-  return planImport(parseCamt(xml), accounts)
+  return planImport(message(...statements), accounts)
 }
 
 function problems(...statements: string[]) {
@@ -275,5 +280,32 @@ describe('pending entries (Sts PDNG)', () => {
     )
     expect(result!.entriesNotBooked).toBe(3)
     expect(result!.pending.all()).toEqual([])
+  })
+})
+
+describe('the plan\'s memory budget', () => {
+  /** A budget that records the most it was ever charged with. */
+  class WatchedBudget extends MemoryBudget {
+    charged = 0
+    peak = 0
+    override take(bytes: number): void {
+      this.charged += bytes
+      this.peak = Math.max(this.peak, this.charged)
+      super.take(bytes)
+    }
+  }
+
+  it('counts a split entry part by part: an entry whose 1,000 parts repeat its long AddtlNtryInf is refused one part past the budget', () => {
+    const limit = 1024 * 1024
+    const text = 'x'.repeat(10_000)
+    const parts = Array.from({ length: 1_000 }, (_, n) => `<TxDtls><Refs><EndToEndId>E${n}</EndToEndId></Refs><Amt Ccy="EUR">1.00</Amt><CdtDbtInd>DBIT</CdtDbtInd></TxDtls>`)
+    const { statements, lineOf } = message(statement(ntry('1000.00', 'DBIT', `<NtryDtls>${parts.join('')}</NtryDtls><AddtlNtryInf>${text}</AddtlNtryInf>`)))
+    const budget = new WatchedBudget(limit, () => statementTooLarge('its plan takes too much memory'))
+    const planner = new ImportPlanner(accounts, lineOf, budget)
+    planner.statement(statements[0]!)
+    expect(() => planner.entry(statements[0]!.entries[0]!)).toThrow(expect.objectContaining({ status: 413 }))
+    // Each part is one transaction described by the entry's text: the plan held at most one of them past the limit.
+    expect(budget.peak).toBeGreaterThan(limit)
+    expect(budget.peak).toBeLessThan(limit + 2 * text.length)
   })
 })

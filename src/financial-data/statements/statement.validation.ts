@@ -164,12 +164,12 @@ export class ImportPlanner implements CamtSink {
     }
     current.referencedAt.set(reference, entry.offset)
     // The plan keeps the booked entries and, for the duplicate check, each reference (counted twice: hashed ones have an occurrence too).
-    let bytes = 2 * (stringBytes(reference) + INDEX_ENTRY_BYTES)
+    this.budget.take(2 * (stringBytes(reference) + INDEX_ENTRY_BYTES))
     // A statement of no usable account is still checked, but nothing of it will be booked.
-    if (match.account !== undefined && match.problem === undefined) {
-      for (const booked of bookedEntriesOf(entry, amount, reference, dates, match.account.currency, context.exponent)) bytes += current.entries.push(booked)
-    }
-    this.budget.take(bytes)
+    if (match.account === undefined || match.problem !== undefined) return
+    // Counted part by part: every part of a split entry repeats the entry's texts (its AddtlNtryInf may be its
+    // description), so one entry of a small file can plan to gigabytes; the plan stops one part past the budget.
+    for (const booked of bookedEntriesOf(entry, amount, reference, dates, match.account.currency, context.exponent)) this.budget.take(current.entries.push(booked))
   }
 
   /** A PDNG entry of a usable account: the pending transactions it shows, a reference repeated in the statement once. */
