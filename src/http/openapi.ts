@@ -2,123 +2,9 @@ import swagger, { type SwaggerTransform, type SwaggerTransformObject } from '@fa
 import type { FastifyInstance, FastifySchema } from 'fastify'
 import { ErrorEnvelope } from './errors.js'
 import { JsonPatchOperation } from './json-patch.js'
+import { markOptionalBody, noteOptionalBody } from './openapi-bodies.js'
+import { TAGS } from './openapi-tags.js'
 import { OPERATION_ID_PATTERN, openApiPath, operationIdOf } from './operation-ids.js'
-
-/**
- * The tags operations are grouped by, in the order a reader meets them (spec: What the service does):
- * own accounts and their data, then payments, then settings. Every tag a route uses must be here.
- */
-export const TAGS = [
-  {
-    name: 'Entities',
-    description:
-      "The organization's legal entities, possibly a group of them under parents: every own account belongs to one, " +
-      'and counterparties may be scoped to some. An organization starts with one, named as the organization.',
-  },
-  {
-    name: 'Accounts',
-    description:
-      "The organization's own bank accounts: those of the sandbox bank, which a sandbox organization starts with, and " +
-      'accounts at real banks registered here, whose transactions and balances come from imported statements.',
-  },
-  {
-    name: 'Transactions',
-    description:
-      'Entries booked on own accounts, as their bank reported them. Read-only but for metadata; payments are ' +
-      'reconciled to the transactions that settle them.',
-  },
-  {
-    name: 'Pending transactions',
-    description:
-      'Entries a bank shows on own accounts before booking them — a credit transfer the sandbox bank holds, a PDNG ' +
-      'entry of an imported report — until the booked transaction with the same entry reference ends them (BOOKED), ' +
-      'or the bank drops them (WITHDRAWN). Read-only; their date is provisional.',
-  },
-  {
-    name: 'Balances',
-    description: 'The balances of own accounts as their bank reported them, per day: BOOKED or AVAILABLE; OPEN, CLOSE or INTERIM.',
-  },
-  {
-    name: 'Statements',
-    description: 'Import of ISO 20022 bank statements (camt.053, camt.052, camt.054) for accounts held at real banks.',
-  },
-  {
-    name: 'Sandbox',
-    description:
-      "The controls of a sandbox organization's simulated bank: its clock (the business date it books and executes on) " +
-      'and transactions injected as if the bank had booked them.',
-  },
-  {
-    name: 'Connections',
-    description:
-      "How the organization reaches its banks: FILES connections exchange ISO 20022 files (pain.001 and pain.008 out, " +
-      'status reports and statements in), optionally through directories on the server that a separate tool syncs ' +
-      "with the bank's channel; SANDBOX connections reach the simulated bank.",
-  },
-  {
-    name: 'Counterparties',
-    description:
-      'The people and companies payments go to or come from, each holding external accounts. A counterparty exists ' +
-      'before any payment to or from it (spec: Approval rules).',
-  },
-  {
-    name: 'External accounts',
-    description:
-      "Counterparties' bank accounts, created with their counterparty: the destination of credit transfers and the " +
-      'source of direct debits.',
-  },
-  {
-    name: 'Credit transfers',
-    description:
-      'Payments from an own account to an external account (or another own account). Each is approved — by the steps ' +
-      'of the approval chains it matches, else by the Owner — then sent to the bank; follow it by its status, its ' +
-      'events, or webhooks.',
-  },
-  {
-    name: 'Mandates',
-    description: "SEPA direct debit mandates (SDD_CORE, SDD_B2B): a debtor's authorization to collect from their external account.",
-  },
-  {
-    name: 'Direct debits',
-    description:
-      "Collections from a counterparty's external account into an own account under a mandate; approved and processed " +
-      'as credit transfers are.',
-  },
-  {
-    name: 'Approval chains',
-    description:
-      'Who approves which payments: a chain has a trigger (payment types, accounts, creator roles, amounts) and steps, ' +
-      'each approved by a user of the roles or names it lists. A payment gets the steps of every chain it matches; ' +
-      'when none matches, the Owner approves it.',
-  },
-  {
-    name: 'Roles',
-    description:
-      'Named sets of permissions (resource:action). Every organization has the built-in owner, admin and read-only ' +
-      'roles; custom roles can be added.',
-  },
-  {
-    name: 'Users',
-    description:
-      'The people (HUMAN) and integrations (PROGRAMMATIC) of the organization, each holding one role, and their access ' +
-      'keys: the credentials every API request authenticates with, by HTTP Basic or by the bearer tokens the OAuth2 ' +
-      'token endpoint issues for them.',
-  },
-  {
-    name: 'Webhooks',
-    description:
-      'Subscriptions to the events of resources, delivered as HTTP POSTs signed with HMAC-SHA256 (Webhook-Signature) ' +
-      'and retried with backoff until acknowledged by a 2xx; their signing keys and delivery logs.',
-  },
-  {
-    name: 'Idempotency test',
-    description: "An endpoint for exercising a client's Idempotency-Key and retry handling (spec: Idempotency rules).",
-  },
-  {
-    name: 'Health',
-    description: 'Unauthenticated probes for load balancers and orchestrators.',
-  },
-] as const satisfies ReadonlyArray<{ name: string; description: string }>
 
 /**
  * Headers and parameters every route shares, written once here and referenced from each operation,
@@ -173,7 +59,9 @@ const PARAMETERS = {
 const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` })
 
 interface Operation {
+  [key: string]: unknown
   description?: string
+  requestBody?: { required?: boolean }
   security?: unknown[]
   parameters?: Array<{ name?: string; in?: string; $ref?: string }>
   responses?: Record<string, { description?: string; headers?: Record<string, unknown> }>
@@ -219,10 +107,10 @@ function registerOperationIds(app: FastifyInstance): void {
 
 /**
  * Routes outside the API scope (health probes) declare no permission and need no credentials;
- * JSON Patch bodies are documented under both content types they are accepted as.
+ * JSON Patch bodies are documented under both content types they are accepted as; optional bodies are noted.
  */
 const transformRoute: SwaggerTransform = ({ schema, url, route }) => {
-  const result: FastifySchema = { ...(schema ?? {}) }
+  const result: FastifySchema = noteOptionalBody({ ...(schema ?? {}) })
   if (route.config?.permission === undefined) result.security = []
   const patch = (result.body as { items?: unknown } | undefined)?.items === JsonPatchOperation
   if (patch && !('consumes' in result)) {
@@ -232,8 +120,8 @@ const transformRoute: SwaggerTransform = ({ schema, url, route }) => {
 }
 
 /**
- * Adds the shared headers to every response, Idempotency-Key to every API POST and PATCH, and the paging rules
- * to every list's description.
+ * Adds the shared headers to every response, Idempotency-Key to every API POST and PATCH, the paging rules
+ * to every list's description, and `required: false` to the bodies a route may go without.
  */
 const addConventions: SwaggerTransformObject = (documentObject) => {
   const document = ('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject) as Document
@@ -242,6 +130,7 @@ const addConventions: SwaggerTransformObject = (documentObject) => {
     for (const [method, operation] of Object.entries(operations)) {
       const api = !(Array.isArray(operation.security) && operation.security.length === 0)
       const command = api && (method === 'post' || method === 'patch')
+      markOptionalBody(operation)
       if (isList(operation)) operation.description = [operation.description, PAGING].filter(Boolean).join('\n\n')
       if (command && !(operation.parameters ?? []).some((p) => p.name?.toLowerCase() === 'idempotency-key')) {
         operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/IdempotencyKey' }]

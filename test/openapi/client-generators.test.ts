@@ -1,7 +1,9 @@
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import Fastify from 'fastify'
+import { Type } from 'typebox'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { generateClientTypes } from '../../scripts/client-types.js'
 import { generateOpenApiDocument } from '../../scripts/openapi-document.js'
 import { registerOpenApi } from '../../src/http/openapi.js'
 import { OPERATION_ID_OVERRIDES } from '../../src/http/operation-ids.js'
@@ -22,7 +24,7 @@ interface Operation {
   summary?: string
   description?: string
   tags?: string[]
-  requestBody?: { content: Record<string, Media> }
+  requestBody?: { required?: boolean; content: Record<string, Media> }
   responses: Record<string, { content?: Record<string, Media> }>
 }
 interface OpenApiDocument {
@@ -159,6 +161,46 @@ describe('the words of the document', () => {
   })
 })
 
+describe('optional request bodies', () => {
+  const OPTIONAL = [
+    'POST /payments/v2/credit-transfers/{id}:reject',
+    'POST /payments/v2/credit-transfers/{id}:cancel',
+    'POST /payments/v2/direct-debits/{id}:reject',
+    'POST /payments/v2/direct-debits/{id}:cancel',
+  ]
+
+  it('the bodies of :reject and :cancel, which the server accepts absent, are not required; every other is', () => {
+    const withBody = operations().filter(({ operation }) => operation.requestBody !== undefined)
+    const optional = withBody.filter(({ operation }) => operation.requestBody!.required !== true).map(({ route }) => route)
+    expect(optional.sort()).toEqual([...OPTIONAL].sort())
+    for (const { route, operation } of withBody) {
+      expect(operation.requestBody!.required, route).toBe(!OPTIONAL.includes(route))
+      expect(Object.keys(operation).filter((key) => key.startsWith('x-')), route).toEqual([])
+    }
+  })
+
+  it('so the generated client types let a caller leave them out', async () => {
+    const types = await generateClientTypes(document)
+    const requestBodyOf = (operationId: string) => new RegExp(`\\n    ${operationId}: \\{[^]*?\\n        (requestBody\\??):`).exec(types)?.[1]
+    expect(requestBodyOf('rejectCreditTransfer')).toBe('requestBody?')
+    expect(requestBodyOf('cancelDirectDebit')).toBe('requestBody?')
+    expect(requestBodyOf('approveCreditTransfer')).toBe('requestBody')
+  })
+
+  it('follows the route’s body schema: Type.Optional makes it optional', async () => {
+    const app = Fastify()
+    await registerOpenApi(app, '0.0.0')
+    const body = Type.Object({ reason: Type.Optional(Type.String()) })
+    app.post('/payments/v2/widgets/:id(^.+)::reject', { schema: { body: Type.Optional(body) } }, async () => ({}))
+    app.post('/payments/v2/widgets/:id(^.+)::approve', { schema: { body } }, async () => ({}))
+    await app.ready()
+    const paths = (app.swagger() as unknown as OpenApiDocument).paths
+    expect(paths['/payments/v2/widgets/{id}:reject']!.post!.requestBody!.required).toBe(false)
+    expect(paths['/payments/v2/widgets/{id}:approve']!.post!.requestBody!.required).toBe(true)
+    await app.close()
+  })
+})
+
 describe('request body examples', () => {
   const ajv = new Ajv2020({ strict: false, allErrors: true })
   addFormats.default(ajv)
@@ -168,18 +210,22 @@ describe('request body examples', () => {
     return ajv.getSchema(`kassa-openapi#/${pointer}`)!
   }
 
-  it('every JSON request body has one', () => {
+  it('every request body has one, in every media type (JSON, XML, form-encoded)', () => {
+    const types = new Set<string>()
     for (const { route, operation } of operations()) {
       for (const [type, media] of Object.entries(operation.requestBody?.content ?? {})) {
-        if (!type.includes('json')) continue
+        types.add(type)
         expect(media.example ?? media.examples, `${route} ${type}`).toBeDefined()
       }
     }
+    expect([...types].sort()).toEqual(
+      expect.arrayContaining(['application/json', 'application/json-patch+json', 'application/x-www-form-urlencoded', 'application/xml', 'text/xml']),
+    )
   })
 
   it('each validates against the schema it illustrates', () => {
     const examples = requestExamples()
-    expect(examples.length).toBeGreaterThanOrEqual(30)
+    expect(examples.length).toBeGreaterThanOrEqual(36)
     for (const { where, pointer, value } of examples) {
       const validate = schemaAt(pointer)
       expect(validate(value), `${where}: ${JSON.stringify(validate.errors)}`).toBe(true)
@@ -202,6 +248,42 @@ describe('request body examples are accepted by a server', () => {
   afterAll(() => t?.close())
 
   const exampleOf = (method: string, path: string) => document.paths[path]![method]!.requestBody!.content['application/json']!.example
+
+  it('the statement example imports into the account of the accounts example (application/xml and text/xml alike)', async () => {
+    const as = await t.newOrganization('Statement example')
+    const created = await t.request({ method: 'POST', url: '/financial-data/v2/accounts', body: exampleOf('post', '/financial-data/v2/accounts'), as })
+    expect(created.statusCode, created.body).toBe(201)
+    const content = document.paths['/financial-data/v2/statements']!.post!.requestBody!.content
+    expect(content['text/xml']!.example).toBe(content['application/xml']!.example)
+    const xml = content['application/xml']!.example as string
+    const imported = await t.request({ method: 'POST', url: '/financial-data/v2/statements', body: xml, headers: { 'content-type': 'application/xml' }, as })
+    expect(imported.statusCode, imported.body).toBe(201)
+    expect(imported.json()).toMatchObject({ statementsFound: 1, transactionsBooked: 1, warnings: [] })
+    expect(imported.json().statements).toMatchObject([{ iban: 'DE02120300000000202051', transactionsBooked: 1 }])
+  })
+
+  it('the status report example is read as a pain.002, its ids listed as unknown on a connection that never sent them', async () => {
+    const connection = await t.request({ method: 'POST', url: '/connectivity/v2/connections', body: exampleOf('post', '/connectivity/v2/connections') })
+    expect(connection.statusCode, connection.body).toBe(201)
+    const xml = document.paths['/connectivity/v2/connections/{id}/files']!.post!.requestBody!.content['application/xml']!.example as string
+    const url = `/connectivity/v2/connections/${connection.json().id}/files`
+    const answer = await t.request({ method: 'POST', url, body: xml, headers: { 'content-type': 'application/xml' } })
+    expect(answer.statusCode, answer.body).toBe(201)
+    expect(answer.json()).toMatchObject({
+      file: { messageType: 'pain.002.001.10', messageId: 'STS-20260303-0001', status: 'PROCESSED' },
+      unknown: { originalMessageId: 'KASSA-20260303-0001', endToEndIds: ['E2E-INV-2026-0117', 'E2E-INV-2026-0118'] },
+    })
+  })
+
+  it('the token request example, form-encoded with the key by HTTP Basic, gets a token', async () => {
+    for (const path of ['/iam/v2beta/oauth2/token', '/iam/v2/oauth2/token']) {
+      const form = document.paths[path]!.post!.requestBody!.content['application/x-www-form-urlencoded']!.example as Record<string, string>
+      const headers = { 'content-type': 'application/x-www-form-urlencoded' }
+      const response = await t.request({ method: 'POST', url: path, body: new URLSearchParams(form).toString(), headers })
+      expect(response.statusCode, response.body).toBe(200)
+      expect(response.json()).toMatchObject({ token_type: 'Bearer', access_token: expect.stringMatching(/^kassa_at_/) })
+    }
+  })
 
   it.each([
     ['post', '/financial-data/v2/accounts', 201],

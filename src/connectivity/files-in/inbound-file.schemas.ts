@@ -3,10 +3,12 @@ import { StatementImport } from '../../financial-data/statements/statement.schem
 import { ResourceId } from '../../shared/common.schemas.js'
 import { Amount } from '../../shared/money.js'
 import { BankFile } from '../files/bank-file.schemas.js'
+import { STATUS_REPORT_EXAMPLE } from './inbound-file.example.js'
 
 /** The file, as the body of POST /connectivity/v2/connections/{id}/files: a pain.002 status report or a camt.052/053/054. */
 export const InboundFileBody = Type.String({
   description: 'An ISO 20022 pain.002 (.001.10 or .001.03) status report, or a camt.054, camt.053 or camt.052 (.001.02 to .001.08), as the bank sent it',
+  examples: [STATUS_REPORT_EXAMPLE],
 })
 
 /** What a file said of one payment it reports on or settles, and what it did. */

@@ -3,6 +3,7 @@ import { ResourceId } from '../../shared/common.schemas.js'
 import { Amount } from '../../shared/money.js'
 import { BALANCE_TYPES, REPORTED_TYPES } from '../balances/balance.schemas.js'
 import { LocalDate } from '../transactions/transaction.schemas.js'
+import { STATEMENT_EXAMPLE } from './statement.example.js'
 import type { StatementFile } from './statement-file.js'
 
 /**
@@ -12,6 +13,7 @@ import type { StatementFile } from './statement-file.js'
 export const StatementBody = Type.Unsafe<StatementFile>({
   type: 'string',
   description: 'An ISO 20022 camt.053 (or camt.052, camt.054) document, versions .001.02 to .001.08',
+  examples: [STATEMENT_EXAMPLE],
 })
 
 export const RecordedBalance = Type.Object({

@@ -7,14 +7,18 @@ const Parameter = (description: string) => Type.String({ maxLength: 256, descrip
  * The access token request of the client credentials grant (RFC 6749 §4.4.2), form-encoded. Parameters it
  * does not know are ignored and an empty one counts as absent (RFC 6749 §3.2); a repeated one is a 400.
  */
-export const TokenRequest = Type.Object({
-  grant_type: Parameter('`client_credentials`: the only grant this server issues tokens for'),
-  client_id: Type.Optional(Parameter('The access key, when the credentials are sent in the body (client_secret_post) instead of by HTTP Basic')),
-  client_secret: Type.Optional(Parameter("The access key's secret, beside client_id")),
-  scope: Type.Optional(
-    Parameter("Not supported: a token acts with its access key's role, and a request naming a scope is refused (invalid_scope)"),
-  ),
-})
+export const TokenRequest = Type.Object(
+  {
+    grant_type: Parameter('`client_credentials`: the only grant this server issues tokens for'),
+    client_id: Type.Optional(Parameter('The access key, when the credentials are sent in the body (client_secret_post) instead of by HTTP Basic')),
+    client_secret: Type.Optional(Parameter("The access key's secret, beside client_id")),
+    scope: Type.Optional(
+      Parameter("Not supported: a token acts with its access key's role, and a request naming a scope is refused (invalid_scope)"),
+    ),
+  },
+  // The credentials by HTTP Basic (client_secret_basic), which leaves the grant type alone in the form.
+  { examples: [{ grant_type: 'client_credentials' }] },
+)
 export type TokenRequest = Static<typeof TokenRequest>
 
 /** RFC 6749 §5.1 (the reference's OAuth2AccessTokenResponse). */
