@@ -7,14 +7,14 @@ describe('redactSecrets', () => {
       accessKey: 'AK1',
       secret: 's3cr3t',
       user: { passwordHash: 'scrypt$…', totp: { secret: 'JBSWY3DP' } },
-      signingKeys: [{ id: 'k1', signingSecret: 'whsec_x' }],
+      keys: [{ id: 'k1', signingKey: 'ks2/1PlSYCWe', signingSecret: 'whsec_x' }],
       tokenDigest: 'abc',
     })
     expect(redacted).toEqual({
       accessKey: 'AK1',
       secret: REDACTED,
       user: { passwordHash: REDACTED, totp: { secret: REDACTED } },
-      signingKeys: [{ id: 'k1', signingSecret: REDACTED }],
+      keys: [{ id: 'k1', signingKey: REDACTED, signingSecret: REDACTED }],
       tokenDigest: REDACTED,
     })
   })

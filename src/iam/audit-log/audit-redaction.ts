@@ -1,10 +1,10 @@
 /**
  * What an audit entry's before/after may never hold (issue 13: "secrets and password hashes never included"):
- * access key secrets, webhook signing-key secrets, password hashes, TOTP secrets, token digests. Callers pass
+ * access key secrets, webhook signing keys (`signingKey`: the secret itself), password hashes, TOTP secrets, token digests. Callers pass
  * the resource as the API shows it, which already leaves most out; this is the second line, by member name, at
  * any depth, so a secret added to a resource later is not logged by accident.
  */
-const SECRET_NAME = /secret|password|hash|digest|token|otpauth/i
+const SECRET_NAME = /secret|password|hash|digest|token|otpauth|^signingKey$/i
 
 export const REDACTED = '[REDACTED]'
 
