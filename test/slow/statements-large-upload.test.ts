@@ -6,8 +6,8 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MAX_STATEMENT_ENTRIES, STATEMENT_BODY_LIMIT, STATEMENT_MEMORY_BUDGET } from '../../src/financial-data/statements/index.js'
-import { camt053Chunks } from '../fixtures/camt/generate-camt053.js'
+import { MAX_PLAN_BYTES, MAX_STATEMENT_ENTRIES, STATEMENT_BODY_LIMIT, STATEMENT_MEMORY_BUDGET } from '../../src/financial-data/statements/index.js'
+import { camt053Chunks, planFillingCamt053Chunks, type PlanFillingOptions } from '../fixtures/camt/generate-camt053.js'
 import { counterpartyBody } from '../support/fixtures.js'
 import { basicAuth, startTestApp, type TestApp } from '../support/test-app.js'
 import { sandboxAccounts } from '../financial-data/statements-helpers.js'
@@ -193,6 +193,25 @@ describe('large statement uploads', () => {
     expect(measured.memoryIncrease).toBeLessThan(STATEMENT_MEMORY_BUDGET)
     expectAnsweredMeanwhile(measured)
     await expectAlive()
+  })
+
+  // Hostile files far under the entry limit that fill the plan nearly to MAX_PLAN_BYTES: texts of 900,000
+  // characters (at most BOOKING_BATCH_CHARACTERS of them in a batch), or 200,000 transactions, twice as many as
+  // the largest typical file's.
+  it.each<[string, Omit<PlanFillingOptions, 'iban' | 'referencePrefix'>]>([
+    ['70 entries with a text of 900,000 characters each', { entries: 70, parts: 1, textLength: 900_000 }],
+    ['one entry split into 70 transactions that each repeat its text of 900,000 characters', { entries: 1, parts: 70, textLength: 900_000 }],
+    ['2,000 entries split into 200,000 transactions with texts of 150 characters', { entries: 2_000, parts: 100, textLength: 150 }],
+  ])(`imports %s (a plan near ${MAX_PLAN_BYTES / MIB} MiB) within the memory budget, answering other requests meanwhile`, async (name, options) => {
+    const referencePrefix = `FILL${options.entries}X${options.parts}`
+    const path = join(directory, `${referencePrefix}.xml`)
+    await pipeline(Readable.from(planFillingCamt053Chunks({ iban, referencePrefix, ...options })), createWriteStream(path))
+    const measured = await measureUpload(createReadStream(path))
+    report(`${name}, ${(statSync(path).size / MIB).toFixed(0)} MiB`, measured)
+    expect(measured.status, measured.body.slice(0, 500)).toBe(201)
+    expect(JSON.parse(measured.body)).toMatchObject({ transactionsBooked: options.entries * options.parts })
+    expect(measured.memoryIncrease).toBeLessThan(STATEMENT_MEMORY_BUDGET)
+    expectAnsweredMeanwhile(measured)
   })
 
   it(`refuses a statement streamed past ${STATEMENT_BODY_LIMIT / MIB} MiB without a Content-Length with a 413, and lives`, async () => {

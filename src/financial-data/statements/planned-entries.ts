@@ -26,16 +26,28 @@ export class PlannedEntries {
     return Buffer.byteLength(line) + 1
   }
 
-  /** The entries in the order they came, `size` at a time. */
-  *batches(size: number): Generator<BookedEntry[]> {
+  /**
+   * The entries in the order they came, `size` at a time, or fewer when they hold more than `characters`
+   * of JSON (at least one): a batch is decoded and copied several times while it is booked (rows, events),
+   * and 250 transactions of long texts would be hundreds of MiB at once (issue 9).
+   */
+  *batches(size: number, characters = Infinity): Generator<BookedEntry[]> {
     this.flush()
     let batch: BookedEntry[] = []
+    let batchCharacters = 0
     for (const chunk of this.chunks) {
       for (const line of chunk.toString('utf8').split('\n')) {
+        if (batch.length > 0 && batchCharacters + line.length > characters) {
+          yield batch
+          batch = []
+          batchCharacters = 0
+        }
         batch.push(JSON.parse(line) as BookedEntry)
+        batchCharacters += line.length
         if (batch.length === size) {
           yield batch
           batch = []
+          batchCharacters = 0
         }
       }
     }

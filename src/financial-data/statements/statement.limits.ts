@@ -50,6 +50,14 @@ export const PARSE_SLICE_CHARS = 64 * 1024
 /** Transactions booked between two turns of the event loop inside the import's transaction: tens of milliseconds of SQLite's work. */
 export const BOOKING_BATCH = 250
 
+/**
+ * ...or fewer, when their JSON in the plan passes this many characters. A batch is held several times over
+ * while it is booked (decoded, its rows, its events): one transaction per batch when each has a text of a
+ * million characters. Measured (test/slow/): 60 transactions of 1 MB texts booked in one batch took the
+ * process up by 319 MiB, past STATEMENT_MEMORY_BUDGET.
+ */
+export const BOOKING_BATCH_CHARACTERS = 1024 * 1024
+
 const MIB = 1024 * 1024
 
 /** The 413 of a file past one of the limits; `what` says which, in the client's terms. */

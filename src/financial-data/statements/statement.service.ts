@@ -11,7 +11,7 @@ import { reportPendingEntries } from '../bookings/pending-entries.js'
 import { statementRepo } from './statement.repo.js'
 import { readStatementFile, type ReadOptions, type StatementFile } from './statement-file.js'
 import { StatementWarnings } from './statement-warnings.js'
-import { BOOKING_BATCH } from './statement.limits.js'
+import { BOOKING_BATCH, BOOKING_BATCH_CHARACTERS } from './statement.limits.js'
 import type { ImportedStatement, ImportWarning, StatementImport } from './statement.schemas.js'
 import { toTransaction, transactionRepo } from '../transactions/transaction.repo.js'
 import type { Transaction } from '../transactions/transaction.schemas.js'
@@ -34,7 +34,7 @@ export interface ImportHooks {
 }
 
 /**
- * Books a statement's entries BOOKING_BATCH at a time, with a turn of the event loop between batches:
+ * Books a statement's entries BOOKING_BATCH at a time (fewer when long: BOOKING_BATCH_CHARACTERS), with a turn of the event loop between batches:
  * better-sqlite3 runs each batch synchronously, and a hundred thousand entries in one go would leave
  * every other request waiting. Returns how many transactions were new; `warnings` sees them.
  */
@@ -46,7 +46,7 @@ async function bookInBatches(
   onBooked: ImportHooks['booked'],
 ): Promise<number> {
   let booked = 0
-  for (const batch of plan.entries.batches(BOOKING_BATCH)) {
+  for (const batch of plan.entries.batches(BOOKING_BATCH, BOOKING_BATCH_CHARACTERS)) {
     const transactions = await bookEntries(trx, plan.account, batch, BANK_ORIGINATOR)
     warnings.booked(transactions)
     if (onBooked) {
@@ -67,7 +67,7 @@ async function bookInBatches(
  */
 async function recordPending(trx: Executor, plan: StatementPlan): Promise<number> {
   let recorded = 0
-  for (const batch of plan.pending.batches(BOOKING_BATCH)) recorded += await reportPendingEntries(trx, plan.account, batch, BANK_ORIGINATOR)
+  for (const batch of plan.pending.batches(BOOKING_BATCH, BOOKING_BATCH_CHARACTERS)) recorded += await reportPendingEntries(trx, plan.account, batch, BANK_ORIGINATOR)
   return recorded
 }
 
