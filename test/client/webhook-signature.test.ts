@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { verifyWebhookSignature as fromClientPackage } from '@kassa/client'
 import { verifyWebhookSignature } from '../../packages/client/src/index.js'
+import { verifyWebhookSignature as fromServerPackage } from '../../src/index.js'
 import { newSigningKey, signWebhookPayload } from '../../src/webhooks/signature.js'
 
 /** The client's verifier against the published vector and the server's own signer (reference §5.3). */
@@ -61,5 +63,14 @@ describe('verifyWebhookSignature', () => {
   it('throws on a signing key that is not base64: a configuration error, not a forged request', async () => {
     const input = { body: VECTOR.body, timestamp: VECTOR.timestamp, signatureHeader: VECTOR.signature, keys: ['not base64!'], now: AT_VECTOR_TIME }
     await expect(verifyWebhookSignature(input)).rejects.toThrow()
+  })
+})
+
+describe('the server package’s verifyWebhookSignature (issue 10: it moved into the client)', () => {
+  it('is the client package’s own function, re-exported, and verifies the test vector', async () => {
+    expect(fromServerPackage).toBe(fromClientPackage)
+    const input = { body: VECTOR.body, timestamp: VECTOR.timestamp, keys: [VECTOR.key], signatureHeader: VECTOR.signature, now: AT_VECTOR_TIME }
+    expect(await fromServerPackage(input)).toBe(true)
+    expect(await fromServerPackage({ ...input, body: '{"hello":">world"}' })).toBe(false)
   })
 })

@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import { expect } from 'vitest'
 import type { Database } from '../../src/db/database.js'
 import type { ApiApp } from '../../src/http/api-app.js'
-import { buildApp } from '../../src/app.js'
+import { buildApp, type AppOptions } from '../../src/app.js'
 import type { TestApp } from '../support/test-app.js'
 import { counterpartyBody } from '../support/fixtures.js'
 
@@ -89,7 +89,7 @@ export async function countCounterparties(t: TestApp, organizationId = t.owner.o
  * Another server on `database` (the test app's, or a wrapper of it), as a second process or a
  * faulty one would be; without background workers, which the test app already runs.
  */
-export function serverOn(database: Database, config: { maintenance?: boolean } = {}): Promise<ApiApp> {
+export function serverOn(database: Database, config: Partial<Pick<AppOptions['config'], 'maintenance' | 'logLevel'>> = {}): Promise<ApiApp> {
   return buildApp({
     config: { rateLimitPerMinute: 100_000, maintenance: false, logLevel: 'silent', ...config },
     database,

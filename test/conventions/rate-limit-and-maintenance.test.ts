@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Credentials } from '../../src/iam/index.js'
 import type { ApiApp } from '../../src/http/api-app.js'
 import { basicAuth, startTestApp, type TestApp } from '../support/test-app.js'
@@ -141,6 +141,40 @@ describe('maintenance: 503 with Retry-After while health endpoints answer', () =
       const response = await send('GET', url, null)
       expect(response.statusCode).toBe(200)
       expect(response.json()).toEqual({ status: 'ok' })
+    }
+  })
+})
+
+/**
+ * The destination the app's logger writes every line to (its request loggers are its children and share it):
+ * pino keeps it under its `pino.stream` symbol, looked up by name so the test needs no import of pino itself.
+ */
+function logDestination(logger: object): { write(line: string): boolean } {
+  for (let holder: object | null = logger; holder; holder = Object.getPrototypeOf(holder)) {
+    const symbol = Object.getOwnPropertySymbols(holder).find((candidate) => candidate.description === 'pino.stream')
+    if (symbol) return (holder as Record<symbol, { write(line: string): boolean }>)[symbol]!
+  }
+  throw new Error('the logger has no pino.stream')
+}
+
+describe('maintenance: logged at info, without a stack trace (issue 10)', () => {
+  it('a 503 maintenance writes one info line with its code, no error line and no err or stack', async () => {
+    const server = await serverOn(t.db.database, { maintenance: true, logLevel: 'info' })
+    try {
+      const lines: Array<Record<string, unknown>> = []
+      vi.spyOn(logDestination(server.log), 'write').mockImplementation((line) => lines.push(JSON.parse(line)) > 0)
+      const response = await server.inject({ method: 'GET', url: COUNTERPARTIES, headers: { authorization: basicAuth(t.owner) } })
+      expectError(response, 503, 'maintenance')
+
+      const requestId = response.headers['request-id']
+      const refused = lines.filter((line) => line.msg === 'request refused')
+      expect(refused).toEqual([expect.objectContaining({ level: 30, code: 'maintenance', reqId: requestId })])
+      expect(lines.filter((line) => Number(line.level) >= 40)).toEqual([])
+      expect(lines.filter((line) => 'err' in line || JSON.stringify(line).includes('stack'))).toEqual([])
+      // The capture sees the request's other lines too, so an empty list above is not a deaf stream.
+      expect(lines.some((line) => line.msg === 'request completed' && line.reqId === requestId)).toBe(true)
+    } finally {
+      await server.close()
     }
   })
 })

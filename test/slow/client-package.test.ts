@@ -39,8 +39,14 @@ describe('the @kassa/client tarball', () => {
     const tarball = join(work, packed.trim().split('\n').at(-1)!)
     const { stdout: listing } = await run('tar', ['-tzf', tarball])
     const files = listing.trim().split('\n')
-    expect(files).toEqual(expect.arrayContaining(['package/package.json', 'package/README.md', 'package/dist/index.js', 'package/dist/index.d.ts', 'package/examples/first-payment.ts']))
-    expect(files.filter((file) => !/^package\/(dist|examples)\/|^package\/(package\.json|README\.md)$/.test(file))).toEqual([])
+    expect(files).toEqual(
+      expect.arrayContaining(['package/package.json', 'package/README.md', 'package/LICENSE', 'package/dist/index.js', 'package/dist/index.d.ts', 'package/examples/first-payment.ts']),
+    )
+    expect(files.filter((file) => !/^package\/(dist|examples)\/|^package\/(package\.json|README\.md|LICENSE)$/.test(file))).toEqual([])
+    // The compiler's incremental state is a build artefact, not part of the package.
+    expect(files.filter((file) => file.endsWith('.tsbuildinfo'))).toEqual([])
+    const { stdout: license } = await run('tar', ['-xzOf', tarball, 'package/LICENSE'])
+    expect(license).toBe(readFileSync(join(ROOT, 'LICENSE'), 'utf8'))
 
     const project = join(work, 'project')
     mkdirSync(project)
