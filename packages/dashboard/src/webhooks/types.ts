@@ -10,9 +10,11 @@ export type DeliveryStatus = Delivery['status']
 
 /** Every resource a webhook may subscribe to, in words; the type makes it list every one the API has. */
 export const RESOURCE_LABEL: Record<WebhookResource, string> = {
+  entities: 'Entities',
   counterparties: 'Counterparties',
   external_accounts: 'External accounts',
   transactions: 'Transactions',
+  pending_transactions: 'Pending transactions',
   credit_transfers: 'Credit transfers',
   direct_debits: 'Direct debits',
   mandates: 'Mandates',
