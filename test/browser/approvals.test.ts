@@ -7,7 +7,7 @@ import { counterpartyAccount, euroAccount, eventually, newCreditTransfer, newPer
 
 /**
  * The Approvals page, with an organization as a treasury team has it: an Owner, two admins, an approval
- * chain for large payments (the Owner's role, then Bob by name), and four credit transfers waiting.
+ * chain for large payments (the Owner's role, then Bob by name), and four credit transfers and a direct debit waiting.
  */
 const { server, openProfile } = dashboardUnderTest()
 let olivia: Person
@@ -68,8 +68,12 @@ describe('Approvals', () => {
     const { context, page, problems } = await openProfile({ viewport: DESKTOP })
     await signIn(page, server, olivia)
     const rows = page.getByRole('table', { name: 'Payments waiting for your approval' }).getByRole('row')
-    await expect.poll(() => rows.count()).toBe(6)
+    // The credit transfers' tab first (a header row and four), counted in the navigation with the direct debit.
+    await expect.poll(() => rows.count()).toBe(5)
     expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Approvals 5 waiting' }).count()).toBe(1)
+    const tabs = page.getByRole('navigation', { name: 'Payment kinds' })
+    expect(await tabs.getByRole('link', { name: 'Credit transfers 4 waiting' }).count()).toBe(1)
+    expect(await tabs.getByRole('link', { name: 'Direct debits 1 waiting' }).count()).toBe(1)
 
     const invoice = page.getByRole('row', { name: /Invoice 2025-0042/ })
     const cells = await invoice.getByRole('cell').allTextContents()
@@ -82,21 +86,59 @@ describe('Approvals', () => {
     expect(cells[3]).toBe('€12,500.00')
     expect(cells[4]).toBe('Waiting for any owner — you')
     expect(await page.getByRole('row', { name: /PO 7781/ }).getByRole('cell').nth(3).textContent()).toBe('€842.19')
-    // A direct debit collects from the counterparty into the own account.
-    const membership = page.getByRole('row', { name: /Membership November/ })
-    expect(await membership.getByRole('rowheader').textContent()).toBe('Membership NovemberDirect debit · SDD_CORE')
-    expect((await membership.getByRole('cell').allTextContents()).slice(1, 4)).toEqual(['Hansen Fitness GmbHDE89 3704 0044 0532 0130 00', cells[2], '€49.90'])
 
     // The large payment has the chain's two steps: the Owner's role (this person's), then Bob by name.
     const freight = page.getByRole('row', { name: /Freight July/ })
     expect(await freight.getByRole('listitem').allTextContents()).toEqual(['Waiting for any owner — you', 'Waiting for Bob Okafor'])
     expect(await freight.getByRole('button', { name: 'Approve' }).count()).toBe(1)
     await screenshot(page, 'approvals')
+
+    // A direct debit collects from the counterparty into the own account; it waits under its own tab.
+    await tabs.getByRole('link', { name: 'Direct debits 1 waiting' }).click()
+    expect(new URL(page.url()).pathname).toBe('/dashboard/approvals/direct-debits')
+    const membership = page.getByRole('row', { name: /Membership November/ })
+    await membership.waitFor()
+    expect(await rows.count()).toBe(2)
+    expect(await membership.getByRole('rowheader').textContent()).toBe('Membership NovemberDirect debit · SDD_CORE')
+    expect((await membership.getByRole('cell').allTextContents()).slice(1, 4)).toEqual(['Hansen Fitness GmbHDE89 3704 0044 0532 0130 00', cells[2], '€49.90'])
     expect(problems).toEqual([])
     await context.close()
   })
 
-  it('approves in the browser: the payment leaves the list and the count, and the bank takes it on to RECONCILED; a direct debit too', async () => {
+  it('pages and filters in the address, as every list does: a link opens the same page of the same filtered list', async () => {
+    const { context, page, problems } = await openProfile()
+    await signIn(page, server, olivia)
+    const rows = page.getByRole('table', { name: 'Payments waiting for your approval' }).getByRole('row')
+    const references = async () => (await page.getByRole('rowheader').allTextContents()).map((text) => text.replace(/Credit transfer · SCT$/, ''))
+
+    // Newest requested date first; all four are for today, so the API's order (date, then id) decides — two per page.
+    await page.goto(`${server.origin}/dashboard/approvals?limit=2`)
+    await expect.poll(() => rows.count()).toBe(3)
+    const first = await references()
+    await page.getByRole('link', { name: 'Next page' }).click()
+    await expect.poll(async () => (await references()).join()).not.toBe(first.join())
+    const second = await references()
+    expect(second).toHaveLength(2)
+    expect(await page.getByRole('link', { name: 'Next page' }).count()).toBe(0)
+    expect(new Set([...first, ...second])).toEqual(new Set(['Invoice 2025-0042', 'PO 7781 office supplies', 'Q3 energy', 'Freight July, containers 14-22']))
+    // The second page is a link of its own: opened afresh, it shows the same two.
+    const secondPage = page.url()
+    expect(new URL(secondPage).searchParams.get('token')).not.toBe('')
+    await page.goto(secondPage)
+    await expect.poll(async () => (await references()).join()).toBe(second.join())
+
+    // Filtered by amount in the address: the two of 5,000.00 EUR and more; Clear filters brings back all four.
+    await page.goto(`${server.origin}/dashboard/approvals?min=5000&currency=EUR`)
+    await expect.poll(async () => (await references()).sort().join()).toBe(['Freight July, containers 14-22', 'Invoice 2025-0042'].join())
+    expect(await page.getByRole('textbox', { name: 'Amount from (EUR)' }).inputValue()).toMatch(/^5,?000(\.00)?$/)
+    await page.getByRole('link', { name: 'Clear filters' }).click()
+    await expect.poll(() => rows.count()).toBe(5)
+    expect(new URL(page.url()).search).toBe('')
+    expect(problems).toEqual([])
+    await context.close()
+  })
+
+  it('approves a payment created through the API in the browser, then follows it on its detail page to RECONCILED; a direct debit too', async () => {
     const { context, page, problems } = await openProfile()
     await signIn(page, server, olivia)
     const row = page.getByRole('row', { name: /Invoice 2025-0042/ })
@@ -105,9 +147,23 @@ describe('Approvals', () => {
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Approved' }).textContent()).toBe('Approved: Invoice 2025-0042 (€12,500.00)')
     await expect.poll(() => row.count()).toBe(0)
     await page.getByRole('link', { name: 'Approvals 4 waiting' }).waitFor()
-    const reconciled = await eventually(() => creditTransfer(server.api, payments.invoice.id), (payment) => payment.status === 'RECONCILED', 'RECONCILED')
-    expect(reconciled.approvalSteps).toMatchObject([{ status: 'APPROVED', approver: { id: olivia.userId } }])
 
+    // The issue's flow in one: from the Approvals page to the payment's own page, which reads it again until it rests.
+    await page.getByRole('link', { name: 'Follow the payment' }).click()
+    expect(new URL(page.url()).pathname).toBe(`/dashboard/payments/credit-transfers/${payments.invoice.id}`)
+    await page.getByRole('heading', { level: 1, name: 'Invoice 2025-0042' }).waitFor()
+    const status = page.getByRole('region', { name: 'Credit transfer' }).getByRole('status')
+    await expect.poll(() => status.textContent(), { timeout: 30_000 }).toBe('Reconciled')
+    const steps = await page.getByRole('region', { name: 'Approval steps' }).getByRole('listitem').allTextContents()
+    expect(steps).toHaveLength(1)
+    expect(steps[0]).toMatch(/^Approved by Olivia Owner, \d\d:\d\d$/)
+    // What the page shows is what the API has.
+    const reconciled = await creditTransfer(server.api, payments.invoice.id)
+    expect(reconciled).toMatchObject({ status: 'RECONCILED', approvalSteps: [{ status: 'APPROVED', approver: { id: olivia.userId } }] })
+    await screenshot(page, 'approvals-followed-to-reconciled')
+
+    await page.getByRole('link', { name: 'Approvals 4 waiting' }).click()
+    await page.getByRole('navigation', { name: 'Payment kinds' }).getByRole('link', { name: 'Direct debits 1 waiting' }).click()
     await page.getByRole('row', { name: /Membership November/ }).getByRole('button', { name: 'Approve' }).click()
     await page.getByRole('link', { name: 'Approvals 3 waiting' }).waitFor()
     const { data: debit } = await server.api.GET('/payments/v2/direct-debits/{id}', { params: { path: { id: payments.subscription.id } } })

@@ -1,6 +1,6 @@
 import { useEffect } from 'preact/hooks'
 import { DirectoryProvider } from './api/directory'
-import { WaitingApprovalsProvider } from './approvals/waiting-approvals'
+import { WaitingCountProvider } from './approvals/waiting-count'
 import { Layout } from './layout/layout'
 import { matchPath, navigate, useLocation } from './router/router'
 import { HOME, ROUTES } from './routes'
@@ -27,16 +27,16 @@ function CurrentPage() {
   )
 }
 
-/** The pages a signed-in person sees, with what they share: names of people and roles, the waiting approvals. */
+/** The pages a signed-in person sees, with what they share: names of people and roles, the count of waiting approvals. */
 function SignedInApp() {
   const { session } = useSession()
   return (
     <DirectoryProvider permissions={session.permissions}>
-      <WaitingApprovalsProvider session={session}>
+      <WaitingCountProvider session={session}>
         <Layout>
           <CurrentPage />
         </Layout>
-      </WaitingApprovalsProvider>
+      </WaitingCountProvider>
     </DirectoryProvider>
   )
 }

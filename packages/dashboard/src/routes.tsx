@@ -29,6 +29,7 @@ export interface Route {
 /** Every page of the dashboard, first match wins; the navigation's sections are in layout/nav.tsx. */
 export const ROUTES: Route[] = [
   { path: '/approvals', Page: ApprovalsPage },
+  { path: '/approvals/:kind', Page: ApprovalsPage },
   { path: '/payments', Page: PaymentsPage },
   { path: '/payments/:kind', Page: PaymentsPage },
   { path: '/payments/credit-transfers/new', Page: NewCreditTransferPage },

@@ -3,7 +3,7 @@ import { problemOf, type Problem } from '../api/problem'
 import { ErrorNotice } from '../ui/notices'
 import { approve } from './decisions'
 import { RejectDialog } from './reject-dialog'
-import type { WaitingApproval } from './waiting-approvals'
+import type { WaitingApproval } from './waiting-approval'
 
 /**
  * Approve and Reject for one waiting payment. Each button is named plainly ("Approve", "Reject") and

@@ -4,7 +4,7 @@ import { KIND_LABEL, partiesOf } from '../payments/parties'
 import { DataTable, type Column } from '../ui/data-table'
 import { ApprovalActions } from './approval-actions'
 import { StepList } from './step-list'
-import type { WaitingApproval } from './waiting-approvals'
+import type { WaitingApproval } from './waiting-approval'
 
 const summaryId = (item: WaitingApproval) => `payment-${item.payment.id}`
 

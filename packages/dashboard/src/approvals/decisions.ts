@@ -1,5 +1,5 @@
 import { kassa } from '../api/kassa'
-import type { WaitingApproval } from './waiting-approvals'
+import type { WaitingApproval } from './waiting-approval'
 
 /** Approves the person's step of a waiting payment (POST …:approve); the API refuses when they may not. */
 export async function approve(item: WaitingApproval): Promise<void> {

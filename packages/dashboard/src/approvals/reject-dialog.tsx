@@ -5,7 +5,7 @@ import { partiesOf } from '../payments/parties'
 import { ConfirmDialog } from '../ui/confirm-dialog'
 import { Field } from '../ui/field'
 import { reject } from './decisions'
-import type { WaitingApproval } from './waiting-approvals'
+import type { WaitingApproval } from './waiting-approval'
 
 /** The API's limit on a rejection reason (RejectBody in src/payments/lifecycle/payment.schemas.ts). */
 const REASON_MAX = 255

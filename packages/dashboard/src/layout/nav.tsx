@@ -1,23 +1,11 @@
-import { useWaitingApprovals } from '../approvals/waiting-approvals'
+import { totalCount, useWaitingCounts, WaitingPill } from '../approvals/waiting-count'
 import { Link } from '../router/link'
 import { useLocation } from '../router/router'
 
-/**
- * The count on the Approvals link: how many payments wait for the signed-in person. The pill shows the
- * number; screen readers hear the link as "Approvals, 4 waiting".
- */
+/** The count on the Approvals link: how many payments wait for the signed-in person (both kinds). */
 function WaitingCount() {
-  const waiting = useWaitingApprovals()
-  if (waiting.status !== 'ready' || waiting.data.length === 0) return null
-  const count = waiting.data.length
-  return (
-    <>
-      <span class="nav-count" aria-hidden="true">
-        {count}
-      </span>
-      <span class="visually-hidden"> {count} waiting</span>
-    </>
-  )
+  const counts = useWaitingCounts()
+  return <WaitingPill count={counts.status === 'ready' ? totalCount(counts.data) : undefined} />
 }
 
 /** The dashboard's sections, in the order a treasury team's day goes. */

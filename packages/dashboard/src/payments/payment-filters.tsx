@@ -28,7 +28,18 @@ function useFilteredCounterparty(id: string) {
  * the chosen account's, or without an account, the one chosen beside them ("Amount currency"); it goes
  * into the address with them, so a link means the same amounts to whoever opens it.
  */
-export function PaymentFilterBar({ filters, accounts, currency }: { filters: PaymentFilters; accounts: Account[]; currency: string }) {
+export function PaymentFilterBar({
+  filters,
+  accounts,
+  currency,
+  byStatus = true,
+}: {
+  filters: PaymentFilters
+  accounts: Account[]
+  currency: string
+  /** False where the list has one status (Approvals: CREATED). */
+  byStatus?: boolean
+}) {
   const location = useLocation()
   const counterparty = useFilteredCounterparty(filters.counterparty)
   const set = (changes: Partial<Record<keyof PaymentFilters, string>>) => navigate(withFilters(location, changes))
@@ -38,13 +49,15 @@ export function PaymentFilterBar({ filters, accounts, currency }: { filters: Pay
 
   return (
     <form class="filters filters-row" role="search" aria-label="Filter payments" onSubmit={(event) => event.preventDefault()}>
-      <SelectField
-        label="Status"
-        value={filters.status}
-        none="Any status"
-        choices={STATUSES.map((value) => ({ value, label: statusLabel(value) }))}
-        onChange={(status) => set({ status })}
-      />
+      {byStatus && (
+        <SelectField
+          label="Status"
+          value={filters.status}
+          none="Any status"
+          choices={STATUSES.map((value) => ({ value, label: statusLabel(value) }))}
+          onChange={(status) => set({ status })}
+        />
+      )}
       {/* Accounts that cannot be read (a role without accounts:read) leave "Any account" alone. */}
       <SelectField
         label="Account"
