@@ -99,6 +99,12 @@ export const TAGS = [
       'token endpoint issues for them.',
   },
   {
+    name: 'Audit log',
+    description:
+      'Who changed what, append-only: every settings change, approval and rejection, sign-in (and failed one), access ' +
+      "key made and first used, with the actor, time, request id and the resource before and after, secrets redacted.",
+  },
+  {
     name: 'Webhooks',
     description:
       'Subscriptions to the events of resources, delivered as HTTP POSTs signed with HMAC-SHA256 (Webhook-Signature) ' +

@@ -266,4 +266,14 @@ describe('tenancy: everything is scoped to the key’s organization', () => {
     const accountId = (foreign as unknown as { accounts: { id: string }[] }).accounts[0]!.id
     expectError(await t.request({ method: 'GET', url: `/payments/v2/external-accounts/${accountId}` }), 404, 'not_found')
   })
+
+  it('shows each organization its own audit log only, and another’s entry is a 404', async () => {
+    const audit = '/iam/v2beta/audit-log-entries'
+    const theirs = (await t.request({ method: 'GET', url: `${audit}?limit=500`, as: other })).json<{ items: Array<{ id: string; organizationId: string }> }>().items
+    expect(theirs.length).toBeGreaterThan(0)
+    expect(theirs.every((entry) => entry.organizationId === other.organizationId)).toBe(true)
+    const mine = (await t.request({ method: 'GET', url: `${audit}?limit=500` })).json<{ items: Array<{ id: string; organizationId: string }> }>().items
+    expect(mine.every((entry) => entry.organizationId === t.owner.organizationId)).toBe(true)
+    expectError(await t.request({ method: 'GET', url: `${audit}/${theirs[0]!.id}` }), 404, 'not_found')
+  })
 })

@@ -186,6 +186,7 @@ describe('tokens carry a fingerprint of the list and its filters', () => {
     ['a counterparty token on the accounts list', () => withToken('/financial-data/v2/accounts', plainToken)],
     ['a counterparty token on the entities list', () => withToken('/financial-data/v2/entities', plainToken)],
     ['a counterparty token on the pending-transactions list', () => withToken('/financial-data/v2/pending-transactions', plainToken)],
+    ['a counterparty token on the audit log', () => withToken('/iam/v2beta/audit-log-entries', plainToken)],
   ]
   for (const [name, url] of mismatches) {
     it(`refuses ${name} with 400 invalid_token naming token`, async () => {

@@ -20,10 +20,11 @@ export const SURVEY = process.env.KASSA_FUZZ_SURVEY === '1'
 /**
  * Writes a refusal makes by design, per operation: a failed sign-in is counted against the lockout of
  * the account and the address, and a lockout it starts is an event of the user (issue 11); a token request
- * with wrong client credentials counts against the address (issue 13).
+ * with wrong client credentials counts against the address (issue 13), and a failed sign-in of a known email is
+ * in that user's organization's audit log (issue 13).
  */
 const REFUSALS_THAT_WRITE: Record<string, RegExp> = {
-  'POST /iam/v2/session': /^(sign_in_failures|events)\./,
+  'POST /iam/v2/session': /^(sign_in_failures|events|audit_log_entries)\./,
   'POST /iam/v2beta/oauth2/token': /^sign_in_failures\./,
   'POST /iam/v2/oauth2/token': /^sign_in_failures\./,
 }

@@ -98,6 +98,8 @@ describe('operationIds', () => {
       'GET /financial-data/v2/pending-transactions/{id}': 'getPendingTransaction',
       'GET /financial-data/v2/pending-transactions/{id}/events': 'listPendingTransactionEvents',
       'POST /iam/v2/users/{id}/access-keys': 'createUserAccessKey',
+      'GET /iam/v2beta/audit-log-entries': 'listAuditLogEntries',
+      'GET /iam/v2beta/audit-log-entries/{id}': 'getAuditLogEntry',
       'POST /v1/webhooks/{id}/deliveries/{deliveryId}:redeliver': 'redeliverWebhookDelivery',
       'POST /v1/sandbox/clock:advance': 'advanceSandboxClock',
       'POST /financial-data/v2/statements': 'importStatement',

@@ -41,6 +41,7 @@ export function auditLogRoutes(app: ApiApp): void {
       schema: {
         tags,
         summary: 'Get an audit log entry',
+        description: 'By its id, as the list shows it. Entries never change: there is no etag to compare, and no way to update or delete one.',
         params: IdParams,
         response: { 200: AuditLogEntry, ...errorResponses(400, 403, 404) },
       },
