@@ -12,6 +12,7 @@ import {
   accessKeyRoutes,
   auditLogRoutes,
   createAuthenticator,
+  createFailedAuthentications,
   passwordRoutes,
   requirePermission,
   roleRoutes,
@@ -38,7 +39,9 @@ import { VERSION } from './version.js'
 import { deliveryRoutes, registerDeliveryWorker, webhookRoutes, webhookSettings, type WebhookSettingsInput } from './webhooks/index.js'
 
 export interface AppOptions {
-  config: Pick<Config, 'rateLimitPerMinute' | 'maintenance' | 'logLevel'> & Partial<Pick<Config, 'webhookAllowLoopback' | 'bankFilesDir'>>
+  /** failedAuthenticationsPerMinute left out: no limit on failed authentications (kassa serve always sets one). */
+  config: Pick<Config, 'rateLimitPerMinute' | 'maintenance' | 'logLevel'> &
+    Partial<Pick<Config, 'webhookAllowLoopback' | 'bankFilesDir' | 'failedAuthenticationsPerMinute'>>
   database: Database
   /** How long an Idempotency-Key stays locked by a request whose process may have died. */
   idempotencyLeaseMilliseconds?: number
@@ -92,6 +95,9 @@ export async function buildApp(options: AppOptions): Promise<ApiApp> {
       }),
       authorize: requirePermission,
       rateLimiter,
+      ...(options.config.failedAuthenticationsPerMinute === undefined
+        ? {}
+        : { failedAuthentications: createFailedAuthentications(options.config.failedAuthenticationsPerMinute) }),
     })
     registerIdempotency(api, options.database, { leaseMilliseconds: options.idempotencyLeaseMilliseconds ?? 120_000 })
     idempotencyTestRoutes(api)

@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       port: 8080,
       databaseUrl: DEFAULT_DATABASE_URL,
       rateLimitPerMinute: 600,
+      failedAuthenticationsPerMinute: 20,
       maintenance: false,
       logLevel: 'info',
       webhookAllowLoopback: false,

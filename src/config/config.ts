@@ -17,6 +17,8 @@ const ConfigSchema = Type.Object({
   port: Type.Integer({ minimum: 0, maximum: 65535 }),
   databaseUrl: Type.String({ minLength: 1 }),
   rateLimitPerMinute: Type.Integer({ minimum: 1 }),
+  /** Failed authentications allowed per minute from one address, and apart from that for one access key (iam/failed-authentications.ts). */
+  failedAuthenticationsPerMinute: Type.Integer({ minimum: 1 }),
   maintenance: Type.Boolean(),
   logLevel: Type.Enum([...LOG_LEVELS]),
   /** Lets webhooks target plain http and loopback addresses: for development and tests only. */
@@ -46,6 +48,7 @@ const VARIABLES: Record<keyof Config, { name: string; accepts: string }> = {
     accepts: 'postgres://user:password@host:5432/db (or postgresql://…), sqlite:PATH, or a plain file path',
   },
   rateLimitPerMinute: { name: 'KASSA_RATE_LIMIT_PER_MINUTE', accepts: 'an integer ≥ 1' },
+  failedAuthenticationsPerMinute: { name: 'KASSA_FAILED_AUTH_PER_MINUTE', accepts: 'an integer ≥ 1' },
   maintenance: { name: 'KASSA_MAINTENANCE', accepts: 'true, false, 1 or 0' },
   logLevel: { name: 'LOG_LEVEL', accepts: `one of ${LOG_LEVELS.join(', ')}` },
   webhookAllowLoopback: { name: 'KASSA_WEBHOOK_ALLOW_LOOPBACK', accepts: 'true, false, 1 or 0' },
@@ -97,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: integerFrom(env.PORT, 8080),
     databaseUrl: databaseUrlFrom(env.DATABASE_URL),
     rateLimitPerMinute: integerFrom(env.KASSA_RATE_LIMIT_PER_MINUTE, 600),
+    failedAuthenticationsPerMinute: integerFrom(env.KASSA_FAILED_AUTH_PER_MINUTE, 20),
     maintenance: booleanFrom(env.KASSA_MAINTENANCE),
     logLevel: env.LOG_LEVEL || 'info',
     webhookAllowLoopback: booleanFrom(env.KASSA_WEBHOOK_ALLOW_LOOPBACK),

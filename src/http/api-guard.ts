@@ -11,6 +11,12 @@ export interface ApiGuardOptions {
   /** @throws ApiError forbidden (403) when the actor lacks the permission. */
   authorize: (actor: Actor, permission: Permission) => void
   rateLimiter: SlidingWindowRateLimiter
+  /** The stricter limit on failed authentications (iam/failed-authentications.ts); none when absent. */
+  failedAuthentications?: {
+    /** @returns the 429 for a request whose address or key failed too often lately. */
+    refusal(request: FastifyRequest): ApiError | undefined
+    recordFailure(request: FastifyRequest): void
+  }
 }
 
 export type PublicGuardOptions = Pick<ApiGuardOptions, 'maintenance' | 'rateLimiter'>
@@ -35,8 +41,9 @@ function limitRate(rateLimiter: SlidingWindowRateLimiter, reply: FastifyReply, c
 }
 
 /**
- * What every API request passes before its handler, in order: maintenance (503), authentication
- * (401), the per-credential rate limit (429), and the route's permission (403).
+ * What every API request passes before its handler, in order: maintenance (503), the limit on failed
+ * authentications of its address and key (429), authentication (401, counted toward that limit), the
+ * per-credential rate limit (429), and the route's permission (403).
  */
 export function registerApiGuard(app: FastifyInstance, options: ApiGuardOptions): void {
   app.addHook('onRoute', (route) => {
@@ -53,22 +60,30 @@ export function registerApiGuard(app: FastifyInstance, options: ApiGuardOptions)
     if (permission) options.authorize(actor, permission)
   }
 
+  /** An error of the guard, a refused authentication counted first. */
+  function refused(request: FastifyRequest, error: unknown): Error {
+    if (error instanceof ApiError && error.status === 401) options.failedAuthentications?.recordFailure(request)
+    return error as Error
+  }
+
   // Callback style: with the grant cached, the whole guard runs without a promise.
   app.addHook('onRequest', (request, reply, done) => {
     let actor: Actor | Promise<Actor>
     try {
       if (options.maintenance) throw maintenance()
+      const tooManyFailures = options.failedAuthentications?.refusal(request)
+      if (tooManyFailures) throw tooManyFailures
       actor = options.authenticate(request)
       if (!(actor instanceof Promise)) {
         admit(request, reply, actor)
         return done()
       }
     } catch (error) {
-      return done(error as Error)
+      return done(refused(request, error))
     }
     actor.then((known) => admit(request, reply, known)).then(
       () => done(),
-      (error: unknown) => done(error as Error),
+      (error: unknown) => done(refused(request, error)),
     )
   })
 }

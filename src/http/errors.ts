@@ -50,6 +50,10 @@ export const ERRORS = {
   },
   precondition_required: { status: 428, message: 'The If-Match header is required on updates' },
   rate_limited: { status: 429, message: 'Too many requests in the past minute' },
+  too_many_failed_authentications: {
+    status: 429,
+    message: 'Too many failed authentications in the past minute from this address or for this access key: wait before trying again',
+  },
   headers_too_large: { status: 431, message: 'The request headers are too large' },
   internal_error: { status: 500, message: 'Unexpected server-side problem' },
   maintenance: { status: 503, message: 'Temporarily offline for maintenance' },

@@ -41,4 +41,15 @@ describe('SlidingWindowRateLimiter', () => {
     expect(limiter.take('a', 1).allowed).toBe(false)
     expect(limiter.take('b', 1).allowed).toBe(true)
   })
+
+  it('peeks without counting: a full window refuses until its oldest leaves, an unknown key has room', () => {
+    const limiter = new SlidingWindowRateLimiter(2, 1_000)
+    expect(limiter.peek('k', 0)).toEqual({ allowed: true, limit: 2, remaining: 2, resetSeconds: 0 })
+    limiter.take('k', 0)
+    expect(limiter.peek('k', 100)).toMatchObject({ allowed: true, remaining: 1 })
+    expect(limiter.peek('k', 100)).toMatchObject({ allowed: true, remaining: 1 })
+    limiter.take('k', 200)
+    expect(limiter.peek('k', 300)).toEqual({ allowed: false, limit: 2, remaining: 0, resetSeconds: 1 })
+    expect(limiter.peek('k', 1_000)).toMatchObject({ allowed: true, remaining: 1 })
+  })
 })

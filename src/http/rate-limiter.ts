@@ -31,19 +31,36 @@ export class SlidingWindowRateLimiter {
     private readonly maxKeys = 100_000,
   ) {}
 
+  /** Admits one more request for `key` if the window has room, and counts it. */
   take(key: string, now = Date.now()): RateDecision {
     const window = this.windowFor(key, now)
-    const windowStart = now - this.windowMs
-    while (window.count > 0 && window.times[window.first]! <= windowStart) {
-      window.first = (window.first + 1) % this.limit
-      window.count -= 1
-    }
+    this.expire(window, now)
     const allowed = window.count < this.limit
     if (allowed) {
       window.times[(window.first + window.count) % this.limit] = now
       window.count += 1
     }
     window.lastSeen = now
+    return this.decision(window, allowed, now)
+  }
+
+  /** Whether `key` has room for one more, counting nothing (a key never seen has room, and is not stored). */
+  peek(key: string, now = Date.now()): RateDecision {
+    const window = this.windows.get(key)
+    if (!window) return { allowed: true, limit: this.limit, remaining: this.limit, resetSeconds: 0 }
+    this.expire(window, now)
+    return this.decision(window, window.count < this.limit, now)
+  }
+
+  private expire(window: Window, now: number): void {
+    const windowStart = now - this.windowMs
+    while (window.count > 0 && window.times[window.first]! <= windowStart) {
+      window.first = (window.first + 1) % this.limit
+      window.count -= 1
+    }
+  }
+
+  private decision(window: Window, allowed: boolean, now: number): RateDecision {
     const remaining = this.limit - window.count
     const resetSeconds = remaining > 0 ? 0 : Math.max(1, Math.ceil((window.times[window.first]! + this.windowMs - now) / 1000))
     return { allowed, limit: this.limit, remaining, resetSeconds }

@@ -3,6 +3,7 @@ export { recordAuditEntry, type AuditActor, type AuditContext, type AuditEntry }
 export { auditLogRoutes } from './audit-log/audit-log.routes.js'
 export { accessKeyRoutes } from './access-keys/access-key.routes.js'
 export { createAuthenticator, forgetCachedGrants } from './authenticate.js'
+export { createFailedAuthentications } from './failed-authentications.js'
 export { requirePermission } from './authorize.js'
 export { createAccessKey, createBuiltinRoles, createProgrammaticAccess, RoleNotFoundError, type Credentials } from './iam.service.js'
 export type { IdentityReferences } from './identity-references.js'

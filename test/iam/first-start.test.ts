@@ -24,6 +24,7 @@ beforeAll(async () => {
       port: 0,
       databaseUrl: database.url,
       rateLimitPerMinute: 1_000,
+      failedAuthenticationsPerMinute: 1_000,
       maintenance: false,
       logLevel: 'silent',
       webhookAllowLoopback: false,
