@@ -28,6 +28,7 @@ import {
   approvalChainRoutes,
   counterpartyAccountHolders,
   counterpartyRoutes,
+  creditTransferBatchRoutes,
   creditTransferRoutes,
   directDebitRoutes,
   externalAccountRoutes,
@@ -115,6 +116,7 @@ export async function buildApp(options: AppOptions): Promise<ApiApp> {
     counterpartyRoutes(api)
     externalAccountRoutes(api, counterpartyAccountHolders)
     creditTransferRoutes(api, wakePaymentWorker)
+    creditTransferBatchRoutes(api, wakePaymentWorker)
     mandateRoutes(api)
     directDebitRoutes(api, wakePaymentWorker)
     // POST /financial-data/v2/transactions/{id}:attach and :detach: the payments domain's, as they move payments too.

@@ -58,17 +58,26 @@ function detailOf(error: ErrorObject, context: string | undefined, enumsListed: 
   }
 }
 
-function validationError(error: FastifyError): ApiError {
-  const context = error.validationContext
+/**
+ * AJV's errors as the details of a 400, one per field. Also how a credit transfer batch reports a record that fails
+ * its schema (credit-transfer-batches/), so a record's errors read as the same request's 400 would.
+ */
+export function validationDetails(errors: readonly ErrorObject[], context?: string): ErrorDetail[] {
   const seen = new Set<string>()
   const enumsListed = new Map<string, string>()
   const details: ErrorDetail[] = []
-  for (const ajvError of error.validation ?? []) {
-    const detail = detailOf(ajvError as ErrorObject, context, enumsListed)
+  for (const ajvError of errors) {
+    const detail = detailOf(ajvError, context, enumsListed)
     if (seen.has(detail.field)) continue
     seen.add(detail.field)
     details.push(detail)
   }
+  return details
+}
+
+function validationError(error: FastifyError): ApiError {
+  const context = error.validationContext
+  const details = validationDetails((error.validation ?? []) as ErrorObject[], context)
   const where = context === 'body' ? 'request body' : context === 'querystring' ? 'query parameters' : `${context}`
   return new ApiError('invalid_request', `The ${where} failed validation`, details)
 }

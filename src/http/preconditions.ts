@@ -8,6 +8,17 @@ export const IfMatchHeaders = Type.Object({
   ),
 })
 
+/** If-Match where the reference makes it optional (a credit transfer batch's :approve and :reject, reference §3.3). */
+export const OptionalIfMatchHeaders = Type.Object({
+  'if-match': Type.Optional(Type.String({ description: "The resource's etag, verbatim (e.g. version:3). Optional: when sent, a stale one is a 412." })),
+})
+
+/** The If-Match value when one was sent (an empty one counts as none). */
+export function optionalIfMatch(request: FastifyRequest): string | undefined {
+  const value = request.headers['if-match']
+  return typeof value === 'string' && value !== '' ? value : undefined
+}
+
 /** The If-Match value, which updates must carry (spec: Request headers). @throws ApiError precondition_required (428). */
 export function requireIfMatch(request: FastifyRequest): string {
   const value = request.headers['if-match']

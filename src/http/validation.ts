@@ -66,6 +66,16 @@ function closedObject(schema: AnySchema): AnySchema {
   return { ...schema, additionalProperties: false }
 }
 
+const BODY_OPTIONS: Options = { allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false }
+
+/**
+ * A JSON value checked as a request body is (below): for what arrives inside one and is judged on its own, such as
+ * the records of a credit transfer batch. Its `errors` feed validationDetails (error-handler.ts).
+ */
+export function bodyValidator(schema: AnySchema): ValidateFunction {
+  return refusingNul(createAjv(BODY_OPTIONS).compile(schema))
+}
+
 /**
  * Bodies are validated strictly: no type coercion (a money amount "5" is not 5), no defaults
  * filled in, and unknown fields are rejected rather than silently dropped (issue #2: unknown fields).
@@ -76,7 +86,7 @@ export function registerValidation(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, querystring: route.schema?.querystring ?? { type: 'object', properties: {} } }
   })
-  const bodyAjv = createAjv({ allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false })
+  const bodyAjv = createAjv(BODY_OPTIONS)
   const textAjv = createAjv({ allErrors: false, coerceTypes: 'array', removeAdditional: false, useDefaults: true })
   app.setValidatorCompiler(({ schema, httpPart, method, url }) => {
     assertLinearUniqueItems(schema, `${method} ${url} ${httpPart ?? ''}`)

@@ -1,6 +1,7 @@
 export { counterpartyAccountHolders, counterpartyRoutes } from './counterparties/index.js'
 export { externalAccountRoutes } from './external-accounts/index.js'
 export { creditTransferRoutes } from './credit-transfers/credit-transfer.routes.js'
+export { creditTransferBatchRoutes } from './credit-transfer-batches/index.js'
 export { directDebitRoutes } from './direct-debits/direct-debit.routes.js'
 export { mandateRoutes } from './mandates/index.js'
 export { approvalChainRoutes } from './approvals/approval-chain.routes.js'

@@ -6,7 +6,7 @@ import { ownerRoleId } from '../../iam/roles/owner-role.js'
 import { nowIso } from '../../shared/clock.js'
 import { newId } from '../../shared/ids.js'
 import { approvalChainRepo } from '../approvals/approval-chain.repo.js'
-import { plannedSteps } from '../approvals/approval-rules.js'
+import { plannedSteps, type PlannedStep } from '../approvals/approval-rules.js'
 import { movePayment, PAYMENT_ENTITY_TYPE, toPayment, type Payment } from './payment.js'
 import { paymentRepo, type PaymentKind } from './payment.repo.js'
 import type { AccountHolder, AccountSnapshot, BatchDetails, MandateSnapshot } from './payment.schemas.js'
@@ -82,19 +82,7 @@ export async function insertPayment(trx: Executor, actor: Actor, draft: PaymentD
     created: now,
     updated: now,
   }
-  const steps: PaymentApprovalStepsTable[] = plan.map((step, position) => ({
-    id: newId(),
-    payment_id: row.id,
-    approval_chain_id: step.approvalChainId,
-    position,
-    required_role_ids: JSON.stringify(step.requiredRoleIds),
-    required_user_ids: JSON.stringify(step.requiredUserIds),
-    allow_creator_approval: step.allowCreatorApproval ? 1 : 0,
-    auto_approved: step.autoApproved ? 1 : 0,
-    status: step.autoApproved ? 'APPROVED' : 'PENDING',
-    approver_user_id: null,
-    updated: step.autoApproved ? now : null,
-  }))
+  const steps: PaymentApprovalStepsTable[] = stepRowsOf(plan, now).map((step) => ({ ...step, payment_id: row.id }))
   await paymentRepo.insert(trx, row, steps)
   // Nobody has decided a step of a new payment yet.
   const undecided = steps.map((step) => ({ ...step, approver: null }))
@@ -112,6 +100,22 @@ export async function insertPayment(trx: Executor, actor: Actor, draft: PaymentD
     return (await movePayment(trx, row, 'APPROVED', { originator: SYSTEM_ORIGINATOR, message: 'Automatically approved' }, undecided)).payment
   }
   return created
+}
+
+/** Planned steps as stored, automatic ones decided `now`: a payment's, or a batch's (credit-transfer-batches/). */
+export function stepRowsOf(plan: PlannedStep[], now: string): Array<Omit<PaymentApprovalStepsTable, 'payment_id'>> {
+  return plan.map((step, position) => ({
+    id: newId(),
+    approval_chain_id: step.approvalChainId,
+    position,
+    required_role_ids: JSON.stringify(step.requiredRoleIds),
+    required_user_ids: JSON.stringify(step.requiredUserIds),
+    allow_creator_approval: step.allowCreatorApproval ? 1 : 0,
+    auto_approved: step.autoApproved ? 1 : 0,
+    status: step.autoApproved ? 'APPROVED' : 'PENDING',
+    approver_user_id: null,
+    updated: step.autoApproved ? now : null,
+  }))
 }
 
 /** The organization as the holder of its own accounts. */

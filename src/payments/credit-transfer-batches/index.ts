@@ -1,0 +1,1 @@
+export { creditTransferBatchRoutes } from './credit-transfer-batch.routes.js'
