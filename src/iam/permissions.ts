@@ -45,6 +45,7 @@ export const PERMISSIONS = [
   'roles:create',
   'roles:update',
   'roles:delete',
+  'audit_log:read',
   'approval_chains:read',
   'approval_chains:create',
   'approval_chains:update',
@@ -54,7 +55,6 @@ export const PERMISSIONS = [
   'connections:create',
   'connections:update',
   'connections:delete',
-  'audit_log:read',
 ] as const
 
 export type Permission = (typeof PERMISSIONS)[number]
