@@ -11,7 +11,7 @@ const OPTIONAL_BODY = 'x-kassa-optional-body'
 
 /** In the route transform: notes an optional body on the schema (an `x-` key @fastify/swagger copies to the operation). */
 export function noteOptionalBody(schema: FastifySchema): FastifySchema {
-  return schema.body !== undefined && Type.IsOptional(schema.body) ? { ...schema, [OPTIONAL_BODY]: true } : schema
+  return schema.body !== undefined && Type.IsOptional(schema.body) ? Object.assign({}, schema, { [OPTIONAL_BODY]: true }) : schema
 }
 
 /** In the document transform: the noted operation's request body is not required, and the note goes. */
