@@ -2,7 +2,17 @@ import { resolve } from 'node:path'
 import { DEFAULT_BANK_FILES_DIR, type Config } from './config/config.js'
 import { bankFileRoutes, connectionRoutes, inboundFileRoutes } from './connectivity/index.js'
 import type { Database } from './db/database.js'
-import { accountRoutes, balanceRoutes, entityRoutes, pendingTransactionRoutes, sandboxRoutes, statementExportRoutes, statementRoutes, transactionRoutes } from './financial-data/index.js'
+import {
+  accountRoutes,
+  balanceRoutes,
+  createImportGate,
+  entityRoutes,
+  pendingTransactionRoutes,
+  sandboxRoutes,
+  statementExportRoutes,
+  statementRoutes,
+  transactionRoutes,
+} from './financial-data/index.js'
 import type { ApiApp } from './http/api-app.js'
 import { registerApiGuard, registerPublicGuard } from './http/api-guard.js'
 import { registerDashboard } from './http/dashboard.js'
@@ -87,6 +97,8 @@ export async function buildApp(options: AppOptions): Promise<ApiApp> {
     oauth2TokenRoutes(publicApi, { tokenLifetimeSeconds: options.accessTokenLifetimeSeconds ?? 300 })
   })
 
+  // One import at a time in the process, statement or bank file: the statements' memory budget is the process's (issue 9).
+  const imports = createImportGate()
   await app.register(async (api: ApiApp) => {
     registerApiGuard(api, {
       maintenance: options.config.maintenance,
@@ -108,11 +120,11 @@ export async function buildApp(options: AppOptions): Promise<ApiApp> {
     pendingTransactionRoutes(api)
     balanceRoutes(api)
     sandboxRoutes(api)
-    statementRoutes(api)
+    statementRoutes(api, imports)
     statementExportRoutes(api)
     connectionRoutes(api, options.config.bankFilesDir ?? resolve(DEFAULT_BANK_FILES_DIR))
     bankFileRoutes(api)
-    inboundFileRoutes(api)
+    inboundFileRoutes(api, imports)
     counterpartyRoutes(api)
     externalAccountRoutes(api, counterpartyAccountHolders)
     creditTransferRoutes(api, wakePaymentWorker)

@@ -1,7 +1,7 @@
 export { accountRoutes } from './accounts/index.js'
 export { createFirstEntity, entityRoutes, lockEntity } from './entities/index.js'
 export { balanceRoutes } from './balances/balance.routes.js'
-export { statementRoutes } from './statements/index.js'
+export { createImportGate, statementRoutes, type ImportGate } from './statements/index.js'
 export { statementExportRoutes } from './statement-export/index.js'
 export { transactionRoutes } from './transactions/transaction.routes.js'
 export { pendingTransactionRoutes } from './pending-transactions/index.js'

@@ -140,7 +140,7 @@ describe('one import at a time', () => {
     expect(payload.readableLength).toBe(0)
 
     const busy = await postStatement(t, nordic)
-    expect(expectError(busy, 503, 'unavailable').message).toContain('Another statement file is being imported')
+    expect(expectError(busy, 503, 'unavailable').message).toContain('Another statement or bank file is being imported')
     expect(busy.headers['retry-after']).toBe('5')
     const sameKey = await postStatement(t, file, { as: organization, headers: { 'idempotency-key': 'slow-upload' } })
     expectError(sameKey, 425, 'idempotency_key_in_use')

@@ -2,8 +2,9 @@ import type { FastifyRequest, onRequestHookHandler } from 'fastify'
 import { ApiError } from '../../http/errors.js'
 
 /**
- * One statement import at a time in this process, so that the memory budget of statement.limits.ts is
- * the process's whatever the number of clients. Another upload meanwhile is answered before a byte of
+ * One import at a time in this process — a statement, or a bank file uploaded on a connection (which may
+ * be a camt statement too) — so that the memory budget of statement.limits.ts is the process's whatever
+ * the number of clients. app.ts creates one and gives it to both routes. Another upload meanwhile is answered before a byte of
  * it is read: 425 when it repeats the Idempotency-Key of the import under way (spec: Idempotency
  * rules 5), else 503 with Retry-After.
  *
@@ -37,7 +38,7 @@ export function createImportGate() {
       return done(
         sameKey
           ? new ApiError('idempotency_key_in_use', undefined, undefined, { 'Retry-After': '1' })
-          : new ApiError('unavailable', 'Another statement file is being imported; retry when it is done', undefined, { 'Retry-After': '5' }),
+          : new ApiError('unavailable', 'Another statement or bank file is being imported; retry when it is done', undefined, { 'Retry-After': '5' }),
       )
     }
     const lease: Lease = { organizationId, idempotencyKey, holds: 1 }
@@ -61,3 +62,5 @@ export function createImportGate() {
 
   return { admit, holding }
 }
+
+export type ImportGate = ReturnType<typeof createImportGate>

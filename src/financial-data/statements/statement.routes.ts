@@ -4,7 +4,8 @@ import type { ApiApp } from '../../http/api-app.js'
 import { commandContext } from '../../http/command-context.js'
 import { ApiError } from '../../http/errors.js'
 import { errorResponses } from '../../http/route-schemas.js'
-import { createImportGate } from './import-gate.js'
+import { drainedWhenRefused } from '../../http/xml-upload.js'
+import type { ImportGate } from './import-gate.js'
 import { StatementFile } from './statement-file.js'
 import { MAX_STATEMENT_ENTRIES, STATEMENT_BODY_LIMIT } from './statement.limits.js'
 import { createStatementService } from './statement.service.js'
@@ -27,36 +28,9 @@ function statementFileValidator(app: ApiApp): FastifySchemaCompiler<unknown> {
   return (route) => (route.httpPart === 'body' ? file : compile(route))
 }
 
-/**
- * The body as the reader takes it. When the reader stops early — a 400 for a DOCTYPE, a 413 past the
- * entries — what the client still sends is read and discarded, up to STATEMENT_BODY_LIMIT in all,
- * before the answer goes out: a connection closed on unread data is reset, and the client, still
- * sending, would lose the answer with it. The stream is never destroyed (that would close the socket
- * before the answer); what it fails with once abandoned (the slow-body watch's 408) is of no interest.
- */
-async function* drainedWhenRefused(payload: Readable): AsyncGenerator<Uint8Array | string> {
-  payload.on('error', () => undefined)
-  let received = 0
-  let read = false
-  try {
-    for await (const chunk of payload.iterator({ destroyOnReturn: false })) {
-      received += chunk.length
-      yield chunk
-    }
-    read = true
-  } finally {
-    if (!read && !payload.destroyed) {
-      for await (const chunk of payload.iterator({ destroyOnReturn: false })) {
-        received += chunk.length
-        if (received > STATEMENT_BODY_LIMIT) break
-      }
-    }
-  }
-}
-
-export function statementRoutes(app: ApiApp): void {
+/** `gate`: the process's one import at a time, shared with the bank files' upload (app.ts). */
+export function statementRoutes(app: ApiApp, gate: ImportGate): void {
   const service = createStatementService(app.database)
-  const gate = createImportGate()
 
   // A scope of its own: XML bodies are accepted here and nowhere else (every other route stays JSON-only).
   void app.register(async (scope: ApiApp) => {
@@ -64,7 +38,7 @@ export function statementRoutes(app: ApiApp): void {
     // No parseAs: the parser gets the body as a stream and reads it without ever holding it whole.
     scope.addContentTypeParser(XML_TYPES, async (request: FastifyRequest, payload: Readable) => {
       const length = request.headers['content-length']
-      return service.read(request.actor!.organizationId, drainedWhenRefused(payload), length === undefined ? {} : { declaredLength: Number(length) })
+      return service.read(request.actor!.organizationId, drainedWhenRefused(payload, STATEMENT_BODY_LIMIT), length === undefined ? {} : { declaredLength: Number(length) })
     })
     scope.addContentTypeParser('*', (request, _payload, done) => {
       const type = request.headers['content-type']
