@@ -69,6 +69,14 @@ export const TAGS = [
       'events, or webhooks.',
   },
   {
+    name: 'Credit transfer batches',
+    description:
+      'Many credit transfers at once, as JSON or a CSV file: each record validated as one credit transfer is, with a ' +
+      'result per record. Treatment INDIVIDUAL_PAYMENTS makes payments approved one by one; BATCH makes payments ' +
+      'approved or rejected together, by the steps of the batch (create, list, get and results under /payments/v2beta; ' +
+      'approve and reject under /payments/v2, as the reference has them).',
+  },
+  {
     name: 'Mandates',
     description: "SEPA direct debit mandates (SDD_CORE, SDD_B2B): a debtor's authorization to collect from their external account.",
   },

@@ -37,6 +37,8 @@ describe('operationIdOf', () => {
     ['GET', '/financial-data/v2/accounts/{id}/balances', 'listAccountBalances'],
     ['GET', '/iam/v2beta/audit-log-entries', 'listAuditLogEntries'],
     ['GET', '/iam/v2beta/audit-log-entries/{id}', 'getAuditLogEntry'],
+    ['GET', '/payments/v2beta/credit-transfer-batches/{id}/results', 'listCreditTransferBatchResults'],
+    ['POST', '/payments/v2/credit-transfer-batches/{id}:approve', 'approveCreditTransferBatch'],
   ])('%s %s → %s', (method, path, operationId) => {
     expect(operationIdOf(method, path)).toBe(operationId)
   })

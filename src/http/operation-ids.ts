@@ -48,6 +48,8 @@ export function openApiPath(url: string): string {
 
 function singular(word: string): string {
   if (word.endsWith('ies')) return `${word.slice(0, -3)}y`
+  // English adds -es after a sibilant: batches → batch (not batche), boxes → box.
+  if (/(?:ch|sh|ss|x|z)es$/.test(word)) return word.slice(0, -2)
   return word.endsWith('s') ? word.slice(0, -1) : word
 }
 

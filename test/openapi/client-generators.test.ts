@@ -89,6 +89,12 @@ describe('operationIds', () => {
       'PATCH /payments/v2/credit-transfers/{id}': 'updateCreditTransfer',
       'POST /payments/v2/credit-transfers/{id}:approve': 'approveCreditTransfer',
       'GET /payments/v2/credit-transfers/{id}/events': 'listCreditTransferEvents',
+      'POST /payments/v2beta/credit-transfer-batches': 'createCreditTransferBatch',
+      'GET /payments/v2beta/credit-transfer-batches': 'listCreditTransferBatches',
+      'GET /payments/v2beta/credit-transfer-batches/{id}': 'getCreditTransferBatch',
+      'GET /payments/v2beta/credit-transfer-batches/{id}/results': 'listCreditTransferBatchResults',
+      'POST /payments/v2/credit-transfer-batches/{id}:approve': 'approveCreditTransferBatch',
+      'POST /payments/v2/credit-transfer-batches/{id}:reject': 'rejectCreditTransferBatch',
       'DELETE /payments/v2/counterparties/{id}': 'deleteCounterparty',
       'POST /payments/v2/external-accounts': 'createExternalAccount',
       'DELETE /payments/v2/external-accounts/{id}': 'deleteExternalAccount',
@@ -148,7 +154,7 @@ describe('the words of the document', () => {
     const used = new Set(operations().flatMap(({ operation }) => operation.tags ?? []))
     for (const { route, operation } of operations()) expect(operation.tags?.length, route).toBeGreaterThan(0)
     expect([...used].sort()).toEqual([...declared].sort())
-    expect(declared).toHaveLength(19)
+    expect(declared).toHaveLength(21)
   })
 
   it('names the default server and the MIT licence', () => {
@@ -169,6 +175,7 @@ describe('optional request bodies', () => {
     'POST /payments/v2/credit-transfers/{id}:cancel',
     'POST /payments/v2/direct-debits/{id}:reject',
     'POST /payments/v2/direct-debits/{id}:cancel',
+    'POST /payments/v2/credit-transfer-batches/{id}:reject',
   ]
 
   it('the bodies of :reject and :cancel, which the server accepts absent, are not required; every other is', () => {

@@ -102,7 +102,18 @@ export const CreditTransferBatchUploadForm = Type.Object(
     skipValidationErrors: Type.Optional(Type.Enum(['true', 'false'])),
     externalId: Type.Optional(ExternalId),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        treatment: 'INDIVIDUAL_PAYMENTS',
+        externalId: 'suppliers-2025-06-27',
+        file:
+          'sourceAccountId,destinationExternalAccountId,amount,currency,date,reference,externalId\r\n' +
+          '0197a3c2-5e10-7b2a-9c41-2f6d8e0a1b3c,0197a3c4-0d2e-7f61-8a53-6b7c9d1e2f40,1250.00,EUR,2025-06-27,Invoice 2025-0042,erp-payment-7731\r\n',
+      },
+    ],
+  },
 )
 
 export const BatchInputContent = Type.Object({
