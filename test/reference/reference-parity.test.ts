@@ -24,8 +24,7 @@ import type { ReferenceSchemaName } from './reference-schemas.js'
  * webhook deliveries — checked against the reference's response schemas (reference-schemas.ts). A test fails
  * listing each violation as `operationId /path: what`.
  *
- * Not called: what Kassa does not have (credit transfer batches), and the OAuth2 token
- * endpoint, whose answer is RFC 6749's rather than a resource.
+ * Not called: the OAuth2 token endpoint, whose answer is RFC 6749's rather than a resource.
  */
 
 const ENTITIES = '/financial-data/v2/entities'
@@ -35,6 +34,7 @@ const PENDING_TRANSACTIONS = '/financial-data/v2/pending-transactions'
 const COUNTERPARTIES = '/payments/v2/counterparties'
 const EXTERNAL_ACCOUNTS = '/payments/v2/external-accounts'
 const APPROVAL_CHAINS = '/iam/v2/approval-chains'
+const BATCHES = '/payments/v2beta/credit-transfer-batches'
 
 /** The reference schema of a delivered entity, by webhook resource name (reference §5.2). */
 const ENTITY_SCHEMA: Record<string, ReferenceSchemaName> = {
@@ -45,6 +45,7 @@ const ENTITY_SCHEMA: Record<string, ReferenceSchemaName> = {
   credit_transfers: 'CreditTransfer',
   direct_debits: 'DirectDebit',
   mandates: 'Mandate',
+  pending_transactions: 'PendingTransaction',
 }
 
 let t: TestApp
@@ -177,6 +178,30 @@ describe('reference parity: every shared operation answers what reference client
     await c.call('listCreditTransferEvents', { method: 'GET', url: `${CREDIT_TRANSFERS}/${payment.id}/events` }, 200, { list: 'Event' })
     c.expectConformant()
   }, 60_000)
+
+  it('credit transfer batches: create (JSON and a CSV upload), list, get, results, approve, reject; their payments name the batch', async () => {
+    const c = new Conformance(t)
+    const today = await bankToday(t, t.owner)
+    const [operating] = eurAccountIds as [string]
+    const payments = [transferBody(operating, supplierAccountId, { date: today, reference: 'Batch 1' }), transferBody(operating, supplierAccountId, { date: today, reference: 'Batch 2' })]
+    const create = (body: Record<string, unknown>) => ({ method: 'POST' as const, url: BATCHES, body })
+    const batch = await c.call('createCreditTransferBatch', create({ treatment: 'BATCH', payments, externalId: 'parity-batch' }), 201, { one: 'CreditTransferBatch' })
+    await c.call('getCreditTransferBatch', { method: 'GET', url: `${BATCHES}/external:parity-batch` }, 200, { one: 'CreditTransferBatch' })
+    await c.call('listCreditTransferBatches', { method: 'GET', url: BATCHES }, 200, { list: 'CreditTransferBatch' })
+    await c.call('listCreditTransferBatchResults', { method: 'GET', url: `${BATCHES}/${batch.id}/results` }, 200, { list: 'BatchResult' })
+    const step = { approvalStepId: batch.approvalSteps[0].id }
+    await c.call('approveCreditTransferBatch', { method: 'POST', url: `/payments/v2/credit-transfer-batches/${batch.id}:approve`, body: step }, 202, { one: 'CreditTransferBatch' })
+    await c.call('listCreditTransfers', { method: 'GET', url: `${CREDIT_TRANSFERS}?batchId=${batch.id}` }, 200, { list: 'CreditTransfer' })
+
+    const csv = `sourceAccountId,destinationExternalAccountId,amount,currency,date,reference\n${operating},${supplierAccountId},12.50,EUR,${today},Batch 3\nnot,a,row\n`
+    const boundary = 'parity'
+    const form = `--${boundary}\r\nContent-Disposition: form-data; name="treatment"\r\n\r\nBATCH\r\n--${boundary}\r\nContent-Disposition: form-data; name="skipValidationErrors"\r\n\r\ntrue\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="parity.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n--${boundary}--\r\n`
+    const uploaded = await c.call('createCreditTransferBatch', { method: 'POST', url: BATCHES, body: form, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } }, 201, { one: 'CreditTransferBatch' })
+    expect(uploaded.resultSummary).toEqual({ total: 2, succeeded: 1, failed: 0, skipped: 1 })
+    await c.call('listCreditTransferBatchResults', { method: 'GET', url: `${BATCHES}/${uploaded.id}/results?errors=true` }, 200, { list: 'BatchResult' })
+    await c.call('rejectCreditTransferBatch', { method: 'POST', url: `/payments/v2/credit-transfer-batches/${uploaded.id}:reject`, body: { reason: 'Duplicate' } }, 202, { one: 'CreditTransferBatch' })
+    c.expectConformant()
+  })
 
   it('mandates and direct debits: create, get, list, approve, reject, cancel, events', async () => {
     const c = new Conformance(t)

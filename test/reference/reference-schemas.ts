@@ -314,6 +314,49 @@ const definitions = {
   RegulatoryReportingDetails: object(['market', 'indicator', 'code'], { market, indicator: oneOf('CREDITOR', 'DEBTOR', 'BOTH'), code: string }),
   SchemeDetails: object([], { instrument: { anyOf: [ref('CitiWorldlinkInstrument'), ref('USACHInstrument')] } }),
   BatchDetails: object(['id', 'treatment'], { id: resourceId, treatment: oneOf('INDIVIDUAL_PAYMENTS', 'BATCH') }),
+  BatchInputContent: object(['recordCount', 'contentType', 'size', 'checksum'], {
+    recordCount: integer,
+    contentType: oneOf('application/vnd.atlar.payments.v2.credit-transfer.batch+csv', 'application/vnd.atlar.payments.v2.credit-transfer.batch+json'),
+    size: integer,
+    checksum: string,
+    filename: string,
+  }),
+  BatchResultSummary: object(['total', 'succeeded', 'failed', 'skipped'], { total: integer, succeeded: integer, failed: integer, skipped: integer }),
+  /** Listed by the reference's required fields; no operation Kassa shares answers with it (results are a list of BatchResult). */
+  BatchResultsSummary: object(['total', 'succeeded', 'failed', 'skipped', 'processed', 'sums'], {
+    total: integer,
+    succeeded: integer,
+    failed: integer,
+    skipped: integer,
+    processed: integer,
+  }),
+  ErrorDetails: object([], { code: string, error: string, field: string }),
+  BatchResult: object([], { paymentId: string, errors: arrayOf(ref('ErrorDetails')), skipped: boolean, recordIndex: integer }),
+  /**
+   * Reference §3.4. `input` and `inputDetails` are required, their shapes unpublished: objects here, whatever they hold.
+   * Batch `status`: CREATED → PROCESSING_STARTED → COMPLETED; approvalSteps only once COMPLETED.
+   */
+  CreditTransferBatch: object(
+    ['treatment', 'id', 'organizationId', 'etag', 'status', 'version', 'created', 'updated', 'input', 'inputContent', 'inputDetails', 'approvalSteps'],
+    {
+      treatment: oneOf('INDIVIDUAL_PAYMENTS', 'BATCH'),
+      id: resourceId,
+      organizationId: string,
+      etag,
+      status: oneOf('CREATED', 'PROCESSING_STARTED', 'COMPLETED'),
+      version,
+      created: timestamp,
+      updated: timestamp,
+      input: { type: 'object' },
+      inputContent: ref('BatchInputContent'),
+      inputDetails: { type: 'object' },
+      approvalSteps: arrayOf(ref('PaymentApprovalStep')),
+      resultSummary: ref('BatchResultSummary'),
+      errors: { type: 'array', maxItems: 255 },
+      externalId,
+      metadata,
+    },
+  ),
   CreditTransfer: object(
     ['id', 'organizationId', 'amount', 'scheme', 'date', 'status', 'source', 'sourceHolder', 'destination', 'destinationHolder', 'reference', 'approvalSteps', 'version', 'etag', 'created', 'updated', 'attachedTransactions'],
     {
