@@ -1,5 +1,5 @@
-import type { SelectQueryBuilder } from 'kysely'
-import type { Dialect } from './database.js'
+import { sql, type SelectQueryBuilder } from 'kysely'
+import type { Dialect, Executor } from './database.js'
 
 /**
  * The rows a claim picks, locked so that concurrent claimers each get different ones. PostgreSQL:
@@ -12,4 +12,15 @@ export function lockedSkippingLocked<DB, TB extends keyof DB, O>(
   dialect: Dialect,
 ): SelectQueryBuilder<DB, TB, O> {
   return dialect === 'postgres' ? query.forUpdate().skipLocked() : query
+}
+
+/**
+ * Takes a lock named by `name` until the transaction ends, without waiting: false when another transaction holds
+ * it. PostgreSQL: a transaction-scoped advisory lock on the name's 64-bit hash (a collision only makes a caller
+ * wait its turn). SQLite: every write transaction begins IMMEDIATE and so already holds the one writer lock.
+ */
+export async function tryTransactionLock(trx: Executor, dialect: Dialect, name: string): Promise<boolean> {
+  if (dialect === 'sqlite') return true
+  const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(hashtextextended(${name}, 0)) as locked`.execute(trx)
+  return rows[0]?.locked === true
 }

@@ -27,5 +27,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The permission an API route requires; null for routes any valid key may call. Required on every API route. */
     permission?: Permission | null
+    /**
+     * 'claim' for a POST or PATCH whose work is not one transaction through its CommandContext (the test endpoint's
+     * sleep): its Idempotency-Key is claimed by a row before the work, so other processes see it (idempotency-key.ts).
+     */
+    idempotency?: 'claim'
   }
 }

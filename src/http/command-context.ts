@@ -19,6 +19,8 @@ export function commandContext(request: FastifyRequest, reply: FastifyReply, sta
       const held = request.idempotencyKey
       try {
         return await database.transaction(async (trx) => {
+          // First, so that two processes never both do the work of one key (425 for the second).
+          if (held && !held.completed) await held.enter(trx)
           const result = await work(trx)
           reply.code(status)
           if (held) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import type { Executor } from '../db/database.js'
+import { tryTransactionLock } from '../db/claims.js'
+import type { Database, Dialect, Executor } from '../db/database.js'
 import { ApiError } from '../http/errors.js'
 import { isoAfter, nowIso } from '../shared/clock.js'
 import { idempotencyRepo, type KeyScope } from './idempotency.repo.js'
@@ -7,25 +8,156 @@ import { idempotencyRepo, type KeyScope } from './idempotency.repo.js'
 /** spec: Idempotency rules 3 — a key expires 24 hours after its first use. */
 export const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000
 
-export type Claim =
-  | { outcome: 'claimed'; key: HeldKey }
+/** What a request finds under its key before it runs. */
+export type Lookup =
+  | { outcome: 'absent' }
   | { outcome: 'replay'; status: number; body: string }
   | { outcome: 'in_progress' }
   | { outcome: 'mismatch' }
 
-/** A key this request holds: its response is stored on completion, or the key released after a 5xx. */
-export class HeldKey {
+/** spec: Idempotency rules 4 — 425 while the key's first request still runs. */
+export function keyInUse(): ApiError {
+  return new ApiError('idempotency_key_in_use', undefined, undefined, { 'Retry-After': '1' })
+}
+
+/** The name of a key's scope: one organization, method, path and key. */
+export function scopeName(scope: KeyScope): string {
+  return JSON.stringify([scope.organizationId, scope.method, scope.path, scope.key])
+}
+
+/** A key a request holds while it runs: its answer is stored once, with the work it reports where there is a transaction. */
+export interface HeldKey {
+  readonly scope: KeyScope
+  readonly completed: boolean
+  /** At the start of the request's transaction. @throws ApiError idempotency_key_in_use (425): another request has it. */
+  enter(trx: Executor): Promise<void>
+  /** Stores the answer in the caller's transaction (or on `db` itself), beside the change it reports. */
+  complete(db: Executor, status: number, body: string): Promise<void>
+  /** The transaction `complete` wrote in did not commit, so nothing is stored yet. */
+  rolledBack(): void
+  /** The answer was sent without being stored inside a transaction: stores it now, unless a 5xx (spec: not stored). */
+  settle(database: Database, status: number, body: string): Promise<void>
+}
+
+/** A row's replay, or why there is none; nothing is written (an expired key counts as absent). */
+export async function lookUpKey(db: Executor, scope: KeyScope, fingerprint: string, now = nowIso()): Promise<Lookup> {
+  const existing = await idempotencyRepo.find(db, scope)
+  if (!existing || existing.expires_at <= now) return { outcome: 'absent' }
+  if (existing.fingerprint !== fingerprint) return { outcome: 'mismatch' }
+  if (existing.state === 'COMPLETED') return { outcome: 'replay', status: existing.response_status ?? 200, body: existing.response_body ?? '' }
+  return existing.locked_until > now ? { outcome: 'in_progress' } : { outcome: 'absent' }
+}
+
+/**
+ * The usual key (issue 14: one write transaction per request): nothing is written while the request runs; its
+ * answer is inserted, completed, in the transaction of the work it reports. Requests of this process with the same
+ * key were turned away before it started (the hooks' in-flight set); another process's is kept out by the lock
+ * `enter` takes — PostgreSQL's advisory lock on the key, SQLite's one writer — and by the row it finds once it has
+ * the lock. A crash leaves nothing behind: the retry runs at once.
+ */
+export class TransactionalKey implements HeldKey {
   completed = false
+  /** `enter` found the key taken: the 425 it answers is not the key's answer. */
+  private yielded = false
 
   constructor(
-    private readonly scope: KeyScope,
+    readonly scope: KeyScope,
+    private readonly fingerprint: string,
+    private readonly dialect: Dialect,
+  ) {}
+
+  async enter(trx: Executor): Promise<void> {
+    const now = nowIso()
+    const taken = !(await tryTransactionLock(trx, this.dialect, scopeName(this.scope))) || (await lookUpKey(trx, this.scope, this.fingerprint, now)).outcome !== 'absent'
+    if (taken) {
+      this.yielded = true
+      throw keyInUse()
+    }
+    await idempotencyRepo.deleteDead(trx, this.scope, now)
+  }
+
+  async complete(db: Executor, status: number, body: string): Promise<void> {
+    if (this.completed) return
+    const now = new Date()
+    await idempotencyRepo.insertCompleted(db, {
+      organization_id: this.scope.organizationId,
+      method: this.scope.method,
+      path: this.scope.path,
+      key: this.scope.key,
+      fingerprint: this.fingerprint,
+      state: 'COMPLETED',
+      lock_token: '',
+      locked_until: now.toISOString(),
+      response_status: status,
+      response_body: body,
+      created: now.toISOString(),
+      expires_at: isoAfter(KEY_LIFETIME_MS, now),
+    })
+    this.completed = true
+  }
+
+  rolledBack(): void {
+    this.completed = false
+  }
+
+  async settle(database: Database, status: number, body: string): Promise<void> {
+    if (this.completed || this.yielded || status >= 500) return
+    await database.transaction(async (trx) => {
+      await this.enter(trx)
+      await this.complete(trx, status, body)
+    }).catch((error: unknown) => {
+      // Another process answered the same key meanwhile: its answer is the one kept.
+      if (!(error instanceof ApiError && error.code === 'idempotency_key_in_use')) throw error
+    })
+  }
+}
+
+/**
+ * The key of a route whose work is not one transaction (`config.idempotency: 'claim'`, the test endpoint's sleep):
+ * claimed by a row of its own before the work, which other processes see, with a lease that lapses if the holder's
+ * process dies. The table's primary key settles races: exactly one insert wins, the others read its row.
+ */
+export class ClaimedKey implements HeldKey {
+  completed = false
+
+  private constructor(
+    readonly scope: KeyScope,
     private readonly lockToken: string,
   ) {}
 
-  /**
-   * Stores the response in the caller's transaction, beside the change it reports.
-   * @throws ApiError conflict when the lock lapsed and another request took the key over; the work rolls back.
-   */
+  /** The key claimed for this request, or why not. */
+  static async claim(db: Executor, scope: KeyScope, fingerprint: string, leaseMs: number): Promise<ClaimedKey | Exclude<Lookup, { outcome: 'absent' }>> {
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const now = new Date()
+      const nowText = now.toISOString()
+      const lockToken = randomUUID()
+      const lockedUntil = isoAfter(leaseMs, now)
+      const inserted = await idempotencyRepo.insertIfAbsent(db, {
+        organization_id: scope.organizationId,
+        method: scope.method,
+        path: scope.path,
+        key: scope.key,
+        fingerprint,
+        state: 'IN_PROGRESS',
+        lock_token: lockToken,
+        locked_until: lockedUntil,
+        response_status: null,
+        response_body: null,
+        created: nowText,
+        expires_at: isoAfter(KEY_LIFETIME_MS, now),
+      })
+      if (inserted) return new ClaimedKey(scope, lockToken)
+      const found = await lookUpKey(db, scope, fingerprint, nowText)
+      if (found.outcome !== 'absent') return found
+      await idempotencyRepo.deleteExpired(db, scope, nowText)
+      if (await idempotencyRepo.takeOverStale(db, scope, nowText, lockToken, lockedUntil)) return new ClaimedKey(scope, lockToken)
+    }
+    return { outcome: 'in_progress' }
+  }
+
+  async enter(): Promise<void> {}
+
+  /** @throws ApiError conflict when the lease lapsed and another request took the key over; the work rolls back. */
   async complete(db: Executor, status: number, body: string): Promise<void> {
     if (this.completed) return
     const stored = await idempotencyRepo.complete(db, this.scope, this.lockToken, status, body)
@@ -33,61 +165,16 @@ export class HeldKey {
     this.completed = true
   }
 
-  /** The transaction `complete` wrote in did not commit, so nothing is stored yet. */
   rolledBack(): void {
     this.completed = false
   }
 
-  /** Frees the key so a retry can run again (spec: a 5xx is not stored). */
-  async release(db: Executor): Promise<void> {
-    await idempotencyRepo.release(db, this.scope, this.lockToken)
+  async settle(database: Database, status: number, body: string): Promise<void> {
+    if (this.completed) return
+    // spec: a 5xx is not stored, so the key is freed for the retry.
+    if (status >= 500) await idempotencyRepo.release(database.db, this.scope, this.lockToken)
+    else await this.complete(database.db, status, body)
   }
-}
-
-/**
- * Claims an Idempotency-Key for a request. The table's primary key settles races between
- * concurrent requests and server processes: exactly one insert wins, the others read its row.
- * A holder that died leaves a lease that lapses after `leaseMs`; the next request takes the key over.
- * Nothing committed can be lost that way: a change and its stored response commit together.
- */
-export async function claimKey(db: Executor, scope: KeyScope, fingerprint: string, leaseMs: number): Promise<Claim> {
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    const now = new Date()
-    const nowText = now.toISOString()
-    const lockToken = randomUUID()
-    const lockedUntil = isoAfter(leaseMs, now)
-    const inserted = await idempotencyRepo.insertIfAbsent(db, {
-      organization_id: scope.organizationId,
-      method: scope.method,
-      path: scope.path,
-      key: scope.key,
-      fingerprint,
-      state: 'IN_PROGRESS',
-      lock_token: lockToken,
-      locked_until: lockedUntil,
-      response_status: null,
-      response_body: null,
-      created: nowText,
-      expires_at: isoAfter(KEY_LIFETIME_MS, now),
-    })
-    if (inserted) return { outcome: 'claimed', key: new HeldKey(scope, lockToken) }
-
-    const existing = await idempotencyRepo.find(db, scope)
-    if (!existing) continue
-    if (existing.expires_at <= nowText) {
-      await idempotencyRepo.deleteExpired(db, scope, nowText)
-      continue
-    }
-    if (existing.fingerprint !== fingerprint) return { outcome: 'mismatch' }
-    if (existing.state === 'COMPLETED') {
-      return { outcome: 'replay', status: existing.response_status ?? 200, body: existing.response_body ?? '' }
-    }
-    if (existing.locked_until > nowText) return { outcome: 'in_progress' }
-    if (await idempotencyRepo.takeOverStale(db, scope, nowText, lockToken, lockedUntil)) {
-      return { outcome: 'claimed', key: new HeldKey(scope, lockToken) }
-    }
-  }
-  return { outcome: 'in_progress' }
 }
 
 export function purgeExpiredKeys(db: Executor): Promise<number> {

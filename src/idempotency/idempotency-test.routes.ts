@@ -16,7 +16,8 @@ export function idempotencyTestRoutes(app: ApiApp): void {
   app.post(
     '/v1/idempotency-test',
     {
-      config: { permission: null },
+      // The sleep is no transaction: the key is claimed by a row, so a retry on another process gets its 425 too.
+      config: { permission: null, idempotency: 'claim' },
       schema: {
         tags: ['Idempotency test'],
         summary: 'Echo the Idempotency-Key with a fresh UUID, after an optional sleep, with a chosen status',

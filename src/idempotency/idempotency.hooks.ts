@@ -1,18 +1,20 @@
 import { createHash } from 'node:crypto'
-import type { FastifyInstance, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify'
+import type { FastifyInstance, FastifyRequest, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify'
 import stringify from 'safe-stable-stringify'
 import type { Database } from '../db/database.js'
 import { ApiError, invalidField } from '../http/errors.js'
-import { claimKey, purgeExpiredKeys } from './idempotency-key.js'
+import { ClaimedKey, keyInUse, lookUpKey, purgeExpiredKeys, scopeName, TransactionalKey, type HeldKey, type Lookup } from './idempotency-key.js'
+import type { KeyScope } from './idempotency.repo.js'
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key'
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/
 const PURGE_INTERVAL_MS = 60 * 60 * 1000
 
 export interface IdempotencyOptions {
-  /** How long a request may hold a key before a retry may take it over (its process presumed dead). */
+  /** How long a claimed key (a route with `config.idempotency: 'claim'`) stays locked by a request whose process may have died. */
   leaseMilliseconds: number
 }
+
 
 /** The request as far as replay is concerned: query and body. Method and path are part of the key's scope. */
 function fingerprintOf(url: string, body: unknown): string {
@@ -47,6 +49,16 @@ function withHook<T>(existing: T | T[] | undefined, hook: T): T[] {
  */
 export function registerIdempotency(app: FastifyInstance, database: Database, options: IdempotencyOptions): void {
   purgeExpiredKeysPeriodically(app, database)
+  // The keys this process's requests hold: a second request with one gets 425 (or 422) without touching the database.
+  const inFlight = new Map<string, { fingerprint: string }>()
+
+  /** The held key, or the replay or error its lookup found. */
+  async function hold(request: FastifyRequest, scope: KeyScope, fingerprint: string): Promise<HeldKey | Exclude<Lookup, { outcome: 'absent' }>> {
+    if (request.routeOptions.config.idempotency === 'claim') return ClaimedKey.claim(database.db, scope, fingerprint, options.leaseMilliseconds)
+    const found = await lookUpKey(database.db, scope, fingerprint)
+    return found.outcome === 'absent' ? new TransactionalKey(scope, fingerprint, database.dialect) : found
+  }
+
   const claimIdempotencyKey: preHandlerAsyncHookHandler = async (request, reply) => {
     if (request.method !== 'POST' && request.method !== 'PATCH') return
     const key = request.headers[IDEMPOTENCY_HEADER]
@@ -60,32 +72,47 @@ export function registerIdempotency(app: FastifyInstance, database: Database, op
       path: request.url.split('?', 1)[0]!,
       key,
     }
-    const claim = await claimKey(database.db, scope, fingerprintOf(request.url, request.body), options.leaseMilliseconds)
-    switch (claim.outcome) {
-      case 'claimed':
-        request.idempotencyKey = claim.key
-        return
+    const fingerprint = fingerprintOf(request.url, request.body)
+    const name = scopeName(scope)
+    const running = inFlight.get(name)
+    if (running) throw running.fingerprint === fingerprint ? keyInUse() : new ApiError('idempotency_key_reused')
+    // Taken before the first await, so a duplicate arriving meanwhile finds it.
+    inFlight.set(name, { fingerprint })
+    let held: Awaited<ReturnType<typeof hold>>
+    try {
+      held = await hold(request, scope, fingerprint)
+    } catch (error) {
+      inFlight.delete(name)
+      throw error
+    }
+    if ('enter' in held) {
+      request.idempotencyKey = held
+      return
+    }
+    inFlight.delete(name)
+    switch (held.outcome) {
       case 'replay':
-        reply.header('idempotent-replayed', 'true').code(claim.status)
-        if (claim.body !== '') reply.type('application/json; charset=utf-8')
-        return reply.send(claim.body === '' ? undefined : claim.body)
+        reply.header('idempotent-replayed', 'true').code(held.status)
+        if (held.body !== '') reply.type('application/json; charset=utf-8')
+        return reply.send(held.body === '' ? undefined : held.body)
       case 'in_progress':
-        throw new ApiError('idempotency_key_in_use', undefined, undefined, { 'Retry-After': '1' })
+        throw keyInUse()
       case 'mismatch':
         throw new ApiError('idempotency_key_reused')
     }
   }
 
-  // Responses not already stored inside a transaction (errors, commands without writes) are stored here.
+  // Answers not already stored inside the work's transaction (errors, commands without writes) are stored here.
   const storeIdempotentResponse: onSendAsyncHookHandler = async (request, reply, payload) => {
     const held = request.idempotencyKey
-    if (!held || held.completed) return payload
+    if (!held) return payload
     request.idempotencyKey = undefined
     try {
-      if (reply.statusCode >= 500) await held.release(database.db)
-      else await held.complete(database.db, reply.statusCode, typeof payload === 'string' ? payload : '')
+      await held.settle(database, reply.statusCode, typeof payload === 'string' ? payload : '')
     } catch (error) {
-      request.log.error({ err: error }, 'could not record the idempotent response; the key will be released when its lease lapses')
+      request.log.error({ err: error }, 'could not record the idempotent response; a retry will run again')
+    } finally {
+      inFlight.delete(scopeName(held.scope))
     }
     return payload
   }

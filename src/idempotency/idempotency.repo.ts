@@ -23,12 +23,26 @@ export const idempotencyRepo = {
     return Number(result.numInsertedOrUpdatedRows ?? 0) === 1
   },
 
+  /** The answer of a key that ran in one transaction, written in it (idempotency-key.ts TransactionalKey). */
+  async insertCompleted(trx: Executor, row: IdempotencyKeysTable): Promise<void> {
+    await trx.insertInto('idempotency_keys').values(row).execute()
+  },
+
   async find(db: Executor, scope: KeyScope): Promise<IdempotencyKeysTable | undefined> {
     return db.selectFrom('idempotency_keys').selectAll().where((eb) => eb.and(scopeColumns(scope))).executeTakeFirst()
   },
 
   async deleteExpired(db: Executor, scope: KeyScope, now: string): Promise<void> {
     await db.deleteFrom('idempotency_keys').where((eb) => eb.and(scopeColumns(scope))).where('expires_at', '<=', now).execute()
+  },
+
+  /** Deletes the key's row if it no longer counts: expired, or claimed by a holder whose lease lapsed (its process died). */
+  async deleteDead(trx: Executor, scope: KeyScope, now: string): Promise<void> {
+    await trx
+      .deleteFrom('idempotency_keys')
+      .where((eb) => eb.and(scopeColumns(scope)))
+      .where((eb) => eb.or([eb('expires_at', '<=', now), eb.and([eb('state', '=', 'IN_PROGRESS'), eb('locked_until', '<=', now)])]))
+      .execute()
   },
 
   /** Takes over a key whose holder stopped renewing it (its process died); true when taken. */

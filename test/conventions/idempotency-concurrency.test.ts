@@ -1,9 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, type Database } from '../../src/db/database.js'
 import type { ApiApp } from '../../src/http/api-app.js'
 import { basicAuth, startTestApp, type TestApp } from '../support/test-app.js'
 import { counterpartyBody } from '../support/fixtures.js'
+import { testBackend } from '../support/test-database.js'
 import { COUNTERPARTIES, countCounterparties, createCounterparty, expectError, seenFetch, type SeenResponse, serverOn } from './expectations.js'
 
 /**
@@ -181,5 +183,40 @@ describe('parallel duplicate Idempotency-Keys across two server processes on one
     const early = await send(second.base, 'POST', '/v1/idempotency-test?sleep=500', { key })
     expectError(early, 425, 'idempotency_key_in_use')
     expect((await running).status).toBe(200)
+  })
+})
+
+describe('one write transaction per request (issue 14)', () => {
+  it('writes no key row before the work commits, and the row with its answer after', async () => {
+    const key = newKey()
+    const keyRow = () => t.db.database.db.selectFrom('idempotency_keys').selectAll().where('key', '=', key).execute()
+    const created = await send(base, 'POST', COUNTERPARTIES, { key, body: counterpartyBody({ legalName: 'One Transaction GmbH' }) })
+    expect(created.status).toBe(201)
+    const [row] = await keyRow()
+    expect(row).toMatchObject({ state: 'COMPLETED', response_status: 201, response_body: created.body })
+  })
+
+  it.runIf(testBackend() === 'postgres')('answers 425 while another process holds the key in its transaction (PostgreSQL advisory lock), then runs it', async () => {
+    const key = newKey()
+    const body = counterpartyBody({ legalName: 'Advisory Lock GmbH' })
+    const scope = JSON.stringify([t.owner.organizationId, 'POST', COUNTERPARTIES, key])
+    const before = await countCounterparties(t)
+    // Another process's request with this key, midway through its transaction.
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    let locked!: () => void
+    const isLocked = new Promise<void>((resolve) => (locked = resolve))
+    const holder = t.db.database.transaction(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtextextended(${scope}, 0))`.execute(trx)
+      locked()
+      await released
+    })
+    await isLocked
+    expectError(await send(second.base, 'POST', COUNTERPARTIES, { key, body }), 425, 'idempotency_key_in_use')
+    expect(await countCounterparties(t)).toBe(before)
+    release()
+    await holder
+    expect((await send(second.base, 'POST', COUNTERPARTIES, { key, body })).status).toBe(201)
+    expect(await countCounterparties(t)).toBe(before + 1)
   })
 })

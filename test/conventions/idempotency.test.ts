@@ -393,7 +393,8 @@ describe('Idempotency-Key: lifetime and crashed holders', () => {
     const probeKey = newKey()
     await createWithKey(probeKey, body)
     const [probe] = await keyRows(probeKey)
-    // What a process that crashed mid-create leaves: its transaction rolled back, the key in progress, the lease lapsed.
+    // What a process of an earlier version that crashed mid-create left: its transaction rolled back, the key in
+    // progress, the lease lapsed. (A create now writes its key only with its work, so a crash leaves nothing.)
     await t.db.database.db
       .insertInto('idempotency_keys')
       .values({ ...probe!, key, state: 'IN_PROGRESS', response_status: null, response_body: null, locked_until: '2000-01-01T00:00:00.000Z' })
