@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest, onSendAsyncHookHandler, preHandle
 import stringify from 'safe-stable-stringify'
 import type { Database } from '../db/database.js'
 import { ApiError, invalidField } from '../http/errors.js'
+import { REQUEST_TIMEOUT_MS } from '../http/request-timeouts.js'
 import { ClaimedKey, keyInUse, lookUpKey, purgeExpiredKeys, scopeName, TransactionalKey, type HeldKey, type Lookup } from './idempotency-key.js'
 import type { KeyScope } from './idempotency.repo.js'
 
@@ -50,7 +51,9 @@ function withHook<T>(existing: T | T[] | undefined, hook: T): T[] {
 export function registerIdempotency(app: FastifyInstance, database: Database, options: IdempotencyOptions): void {
   purgeExpiredKeysPeriodically(app, database)
   // The keys this process's requests hold: a second request with one gets 425 (or 422) without touching the database.
-  const inFlight = new Map<string, { fingerprint: string }>()
+  // Each is freed when its answer is sent; one older than the longest a request may last (a request whose answer
+  // was never sent, however that came about) no longer holds its key.
+  const inFlight = new Map<string, { fingerprint: string; since: number }>()
 
   /** The held key, or the replay or error its lookup found. */
   async function hold(request: FastifyRequest, scope: KeyScope, fingerprint: string): Promise<HeldKey | Exclude<Lookup, { outcome: 'absent' }>> {
@@ -75,9 +78,9 @@ export function registerIdempotency(app: FastifyInstance, database: Database, op
     const fingerprint = fingerprintOf(request.url, request.body)
     const name = scopeName(scope)
     const running = inFlight.get(name)
-    if (running) throw running.fingerprint === fingerprint ? keyInUse() : new ApiError('idempotency_key_reused')
+    if (running && Date.now() - running.since < REQUEST_TIMEOUT_MS) throw running.fingerprint === fingerprint ? keyInUse() : new ApiError('idempotency_key_reused')
     // Taken before the first await, so a duplicate arriving meanwhile finds it.
-    inFlight.set(name, { fingerprint })
+    inFlight.set(name, { fingerprint, since: Date.now() })
     let held: Awaited<ReturnType<typeof hold>>
     try {
       held = await hold(request, scope, fingerprint)
