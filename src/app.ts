@@ -75,13 +75,17 @@ export async function buildApp(options: AppOptions): Promise<ApiApp> {
   const webhooks = webhookSettings(options.config.webhookAllowLoopback ?? false, options.webhooks)
   registerDeliveryWorker(app, webhooks)
 
+  // One import at a time in the process — a statement, a bank file uploaded, or the files the payment worker finds in
+  // inboxDirs: the statements' memory budget is the process's (issue 9).
+  const imports = createImportGate()
+
   // Approved payments go to their bank from a background worker, woken at once by each approval.
   let paymentWorker: PaymentWorker | undefined
   const wakePaymentWorker = () => paymentWorker?.wake()
   app.addHook('onReady', async () => {
     const interval = options.paymentWorkerIntervalMilliseconds ?? 1_000
     // Webhook deliveries its transactions enqueue nudge the delivery worker after commit (commit-signals.ts).
-    if (interval !== false) paymentWorker = startPaymentWorker(options.database, { intervalMilliseconds: interval, log: app.log })
+    if (interval !== false) paymentWorker = startPaymentWorker(options.database, { intervalMilliseconds: interval, log: app.log, imports })
   })
   app.addHook('onClose', async () => paymentWorker?.stop())
 
@@ -97,8 +101,6 @@ export async function buildApp(options: AppOptions): Promise<ApiApp> {
     oauth2TokenRoutes(publicApi, { tokenLifetimeSeconds: options.accessTokenLifetimeSeconds ?? 300 })
   })
 
-  // One import at a time in the process, statement or bank file: the statements' memory budget is the process's (issue 9).
-  const imports = createImportGate()
   await app.register(async (api: ApiApp) => {
     registerApiGuard(api, {
       maintenance: options.config.maintenance,

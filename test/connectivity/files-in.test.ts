@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { INBOUND_FILE_LIMIT } from '../../src/connectivity/files-in/pain002.model.js'
 import { gatherDueFiles, readInboxes } from '../../src/connectivity/index.js'
 import type { Credentials } from '../../src/iam/index.js'
 import { createDirectDebit, createMandate, directDebitBody, endToEndIdOf, eventsOf, expectStatus, getPayment, setup, type PaymentJson, type Setup } from '../payments/lifecycle-helpers.js'
@@ -248,6 +249,15 @@ describe('files in: pain.002', () => {
     expect(await readInboxes(t.db.database)).toEqual({ processed: 1, refused: [], failures: [] })
     expect((await readdir(join(inboxDir, 'processed'))).length).toBe(2)
     expect(await t.db.database.db.selectFrom('bank_files').select('id').where('message_id', '=', statusId(messageId)).execute()).toHaveLength(1)
+  })
+
+  it('folder mode: a file over the size limit is refused on its size, never read', async () => {
+    const path = join(inboxDir, 'huge.xml')
+    await writeFile(path, Buffer.alloc(INBOUND_FILE_LIMIT + 1, 0x20))
+    const pass = await readInboxes(t.db.database)
+    expect(pass).toEqual({ processed: 0, refused: [{ path, message: 'The file is larger than 16 MiB' }], failures: [] })
+    expect(existsSync(join(inboxDir, 'refused', 'huge.xml'))).toBe(true)
+    expect(existsSync(path)).toBe(false)
   })
 
   it('the generated reports are valid against the pain.002 XSDs', async () => {

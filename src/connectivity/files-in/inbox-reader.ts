@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { link, mkdir, readdir, readFile, unlink } from 'node:fs/promises'
+import { link, mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Database } from '../../db/database.js'
 import { ApiError } from '../../http/errors.js'
@@ -28,15 +28,18 @@ function isDropped(name: string): boolean {
   return !name.startsWith('.') && !/\.(tmp|part)$/i.test(name)
 }
 
-/** Moves a file into a subfolder without overwriting one there (link(2) fails on an existing name): a clash takes the content's hash. */
-async function moveInto(directory: string, name: string, subfolder: string, xml: string): Promise<void> {
+/**
+ * Moves a file into a subfolder without overwriting one there (link(2) fails on an existing name): a clash takes a
+ * hash of `content` (the file's text, or what stands for it when it was not read).
+ */
+async function moveInto(directory: string, name: string, subfolder: string, content: string): Promise<void> {
   const target = join(directory, subfolder)
   await mkdir(target, { recursive: true })
   try {
     await link(join(directory, name), join(target, name))
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-    await link(join(directory, name), join(target, `${createHash('sha256').update(xml, 'utf8').digest('hex').slice(0, 16)}-${name}`)).catch((again: unknown) => {
+    await link(join(directory, name), join(target, `${createHash('sha256').update(content, 'utf8').digest('hex').slice(0, 16)}-${name}`)).catch((again: unknown) => {
       if ((again as NodeJS.ErrnoException).code !== 'EEXIST') throw again
     })
   }
@@ -62,6 +65,13 @@ export async function readInboxes(database: Database): Promise<InboxPass> {
     for (const entry of entries.filter((candidate) => candidate.isFile() && isDropped(candidate.name))) {
       const path = join(directory, entry.name)
       try {
+        // Too large to read at all: refused on its size, never loaded (INBOUND_FILE_LIMIT, as for an upload).
+        const { size, mtimeMs } = await stat(path)
+        if (size > INBOUND_FILE_LIMIT) {
+          await moveInto(directory, entry.name, REFUSED_DIR, `${size}:${mtimeMs}`)
+          pass.refused.push({ path, message: `The file is larger than ${INBOUND_FILE_LIMIT / 1024 / 1024} MiB` })
+          continue
+        }
         const xml = await readFile(path, 'utf8')
         const ctx = { actor: { organizationId: connection.organization_id }, transaction: database.transaction.bind(database) }
         try {

@@ -8,6 +8,9 @@ import { ApiError } from '../../http/errors.js'
  * it is read: 425 when it repeats the Idempotency-Key of the import under way (spec: Idempotency
  * rules 5), else 503 with Retry-After.
  *
+ * The payment worker's inbox pass holds it too (tryHolding), so a file dropped in an inboxDir is never imported
+ * beside an upload.
+ *
  * An import holds the gate from its request's arrival until both its response is done (or its
  * connection closed) and its handler has returned: a client that went away does not free the gate
  * while its import still runs.
@@ -60,7 +63,23 @@ export function createImportGate() {
     }
   }
 
-  return { admit, holding }
+  /**
+   * Runs an import that no request made (the payment worker reading the connections' inboxDirs) holding the gate,
+   * or skips it: undefined, without running `work`, while another import holds the gate — the worker tries again
+   * on its next pass.
+   */
+  async function tryHolding<T>(work: () => Promise<T>): Promise<T | undefined> {
+    if (current) return undefined
+    const lease: Lease = { organizationId: '', idempotencyKey: undefined, holds: 1 }
+    current = lease
+    try {
+      return await work()
+    } finally {
+      release(lease)
+    }
+  }
+
+  return { admit, holding, tryHolding }
 }
 
 export type ImportGate = ReturnType<typeof createImportGate>
