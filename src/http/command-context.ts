@@ -24,7 +24,11 @@ export function commandContext(request: FastifyRequest, reply: FastifyReply, sta
           const result = await work(trx)
           reply.code(status)
           if (held) {
-            await held.complete(trx, status, String(reply.serialize(result)))
+            const body = String(reply.serialize(result))
+            await held.complete(trx, status, body)
+            // Serialized once (issue 14): the stored bytes are the ones sent. Anything else sent on this reply
+            // (an error raised later sets its own serializer) is serialized plainly, as serialize-once.ts does.
+            reply.type('application/json; charset=utf-8').serializer((payload: unknown) => (payload === result ? body : JSON.stringify(payload)))
           }
           return result
         })

@@ -16,7 +16,8 @@ export function serializedOncePerResult(): <T extends object>(reply: FastifyRepl
     }
     const cached = body
     // Anything else sent on this reply (an error raised after the handler) is serialized plainly.
-    reply.serializer((payload: unknown) => (payload === result ? cached : JSON.stringify(payload)))
+    // A custom serializer leaves the content type unset: it is JSON either way.
+    reply.type('application/json; charset=utf-8').serializer((payload: unknown) => (payload === result ? cached : JSON.stringify(payload)))
     return result
   }
   return (reply, result) => (result instanceof Promise ? result.then((value) => serve(reply, value)) : serve(reply, result))

@@ -30,6 +30,12 @@ describe('GET /payments/v2/counterparties/{id}', () => {
     expect(upper.json()).toEqual(counterparty)
   })
 
+  it('answers JSON with its content type, also when the body comes from the read cache', async () => {
+    for (const url of [`${COUNTERPARTIES}/${counterparty.id}`, `${COUNTERPARTIES}/${counterparty.id}`, COUNTERPARTIES, COUNTERPARTIES]) {
+      expect((await t.request({ method: 'GET', url })).headers['content-type']).toBe('application/json; charset=utf-8')
+    }
+  })
+
   it('finds it by external:{externalId}', async () => {
     const read = await t.request({ method: 'GET', url: `${COUNTERPARTIES}/external:crm.42` })
     expect(read.statusCode).toBe(200)
