@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises'
 import type { FastifyRequest } from 'fastify'
 import type { Db } from '../db/database.js'
 import { ApiError } from '../http/errors.js'
@@ -9,6 +10,9 @@ import { isPermission, type Permission } from './permissions.js'
 import { digestBytes, sameSecret, secretMatches } from './secrets.js'
 import { SESSION_CHALLENGE, sessionTokenOf } from './sessions/session-cookie.js'
 import { createSessionAuthenticator } from './sessions/session-authenticate.js'
+
+/** How long a key's first request waits for its first use to be recorded before it goes on regardless. */
+const FIRST_USE_WAIT_MS = 100
 
 /** Both schemes an access key authenticates with (RFC 9110 §11.6.1: one challenge each): Basic, or a token it was issued. */
 const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="kassa", charset="UTF-8", Bearer realm="kassa"' }
@@ -161,7 +165,13 @@ export function createAccessKeyVerifier(db: Db, options: AuthenticatorOptions): 
     if (found.unused && onFirstUse) {
       found.unused = false
       const { actor } = found
-      return onFirstUse(actor).then(() => actor)
+      // Not marked (the write failed): a later request of the key marks it.
+      const marking = onFirstUse(actor).catch(() => {
+        found.unused = true
+      })
+      // The mark is its own write transaction: behind a long one (a statement import holds SQLite's writer for
+      // seconds) the request goes on after FIRST_USE_WAIT_MS and the mark follows when the writer is free.
+      return Promise.race([marking, delay(FIRST_USE_WAIT_MS)]).then(() => actor)
     }
     return found.actor
   }
