@@ -147,7 +147,7 @@ export interface paths {
         put?: never;
         /**
          * Create an entity
-         * @description A legal entity of the organization: own accounts belong to one, counterparties may be scoped to some. parentId, when given, names another live entity of the organization (400 otherwise). 409 external_id_taken when the externalId is already used.
+         * @description A legal entity of the organization: own accounts belong to one, counterparties may be scoped to some. parentId, when given, names another live entity of the organization (400 otherwise). 409 external_id_taken when the externalId is already used. When a live entity equivalent to the request exists (every field given equal, every field left out absent from it too), the answer is 200 with that entity and nothing is created, as the reference does: a create retried without an Idempotency-Key makes no second entity.
          */
         post: operations["createEntity"];
         delete?: never;
@@ -809,7 +809,7 @@ export interface paths {
         };
         /**
          * List credit transfers, newest date first
-         * @description Newest requested date first. Filters: accountId (the own source account), counterpartyId, status, externalId, date[gte] and date[lte] on the requested date, currency, and amount[gte] and amount[lte] in minor units (an inverted range, or a currency ISO 4217 does not know, is a 400). Minor units compare only within one currency: give currency with an amount range.
+         * @description Newest requested date first. Filters: accountId (the own source account), counterpartyId, status, externalId, date[gte] and date[lte] on the requested date, currency, and amount[gte] and amount[lte] in minor units (an inverted range, or a currency ISO 4217 does not know, is a 400), and batchId (the credit transfer batch the payments were made from). Minor units compare only within one currency: give currency with an amount range. approvableBy=me keeps the payments waiting for a step the caller may approve, paged as any other filter.
          *
          *     Pages: `limit` items at most (1 to 500, default 100); send the response's `nextToken` as `token` for the next page, with the same filters (changing a filter means starting again without a token). A page may hold fewer items than `limit` while more exist: only an empty `nextToken` means the end.
          */
@@ -932,6 +932,112 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payments/v2beta/credit-transfer-batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List credit transfer batches, newest first
+         * @description Pages: `limit` items at most (1 to 500, default 100); send the response's `nextToken` as `token` for the next page, with the same filters (changing a filter means starting again without a token). A page may hold fewer items than `limit` while more exist: only an empty `nextToken` means the end.
+         */
+        get: operations["listCreditTransferBatches"];
+        put?: never;
+        /**
+         * Create a credit transfer batch
+         * @description Up to 1,000 credit transfers at once, as JSON (payments: each a body of POST /payments/v2/credit-transfers) or as a multipart/form-data upload of a CSV file (field file, up to 1 MiB, with the fields treatment, skipValidationErrors, externalId). Each record is validated as creating it alone would be; the answer is the batch, COMPLETED, with resultSummary; each record's payment or errors are at GET …/{id}/results. INDIVIDUAL_PAYMENTS: valid records become payments, each with its own approval steps; invalid ones fail. BATCH: the payments share one source account (else 400) and wait in CREATED for the batch's approval steps, planned from every approval chain its total or any one payment matches; an invalid record makes the batch create nothing unless skipValidationErrors is true, which skips invalid records (for either treatment) instead of failing them. A file that cannot be read as a whole (header, quoting, encoding) is a 400; more records than allowed a 413. 409 external_id_taken when the externalId is used by another batch.
+         */
+        post: operations["createCreditTransferBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/v2beta/credit-transfer-batches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a credit transfer batch by id or external:{externalId}
+         * @description Its payments are listed by GET /payments/v2/credit-transfers?batchId={id}.
+         */
+        get: operations["getCreditTransferBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/v2beta/credit-transfer-batches/{id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The batch's results, one per record, in record order
+         * @description Each record: its recordIndex, the payment made from it (paymentId), its errors, and whether it was skipped. Filters: errors, skipped.
+         *
+         *     Pages: `limit` items at most (1 to 500, default 100); send the response's `nextToken` as `token` for the next page, with the same filters (changing a filter means starting again without a token). A page may hold fewer items than `limit` while more exist: only an empty `nextToken` means the end.
+         */
+        get: operations["listCreditTransferBatchResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/v2/credit-transfer-batches/{id}:approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve one approval step of a batch of treatment BATCH
+         * @description As approving a payment's step: the step's role or user, not its creator unless the step allows it, one user per chain, and a TOTP sign-in where the organization requires it (403 otherwise). The last step approves every payment of the batch still CREATED at once, and they go to the bank. 409 for treatment INDIVIDUAL_PAYMENTS, or a batch already approved or rejected. If-Match is optional.
+         */
+        post: operations["approveCreditTransferBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/v2/credit-transfer-batches/{id}:reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a batch of treatment BATCH awaiting approval, and its payments
+         * @description Final: every payment of the batch still CREATED becomes REJECTED, with the reason as its statusReason (code CUST). Needs no approver role, as rejecting a payment does. 409 for treatment INDIVIDUAL_PAYMENTS, or a batch already approved or rejected. If-Match is optional.
+         */
+        post: operations["rejectCreditTransferBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payments/v2/mandates": {
         parameters: {
             query?: never;
@@ -1029,7 +1135,7 @@ export interface paths {
         };
         /**
          * List direct debits, newest date first
-         * @description Newest requested date first. Filters: accountId (the own destination account), counterpartyId, status, scheme, externalId, date[gte] and date[lte] on the requested date, currency, and amount[gte] and amount[lte] in minor units (an inverted range, or a currency ISO 4217 does not know, is a 400). Minor units compare only within one currency: give currency with an amount range.
+         * @description Newest requested date first. Filters: accountId (the own destination account), counterpartyId, status, scheme, externalId, date[gte] and date[lte] on the requested date, currency, and amount[gte] and amount[lte] in minor units (an inverted range, or a currency ISO 4217 does not know, is a 400). Minor units compare only within one currency: give currency with an amount range. approvableBy=me keeps the payments waiting for a step the caller may approve, paged as any other filter.
          *
          *     Pages: `limit` items at most (1 to 500, default 100); send the response's `nextToken` as `token` for the next page, with the same filters (changing a filter means starting again without a token). A page may hold fewer items than `limit` while more exist: only an empty `nextToken` means the end.
          */
@@ -1544,6 +1650,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/iam/v2beta/audit-log-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audit log entries, newest first
+         * @description Who changed what in the organization's settings (users, roles, access keys, approval chains, webhooks, connections, organization settings, passwords, sessions), approved or rejected a payment, signed in or failed to, and used a new access key for the first time: the actor, time, request id, and the resource before and after, secrets redacted. Filters: actorUserId, actorAccessKeyId, action, resourceType, resourceId, created[gte] and created[lte] (ISO 8601 instants). An inverted range is a 400.
+         *
+         *     Pages: `limit` items at most (1 to 500, default 100); send the response's `nextToken` as `token` for the next page, with the same filters (changing a filter means starting again without a token). A page may hold fewer items than `limit` while more exist: only an empty `nextToken` means the end.
+         */
+        get: operations["listAuditLogEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iam/v2beta/audit-log-entries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an audit log entry
+         * @description By its id, as the list shows it. Entries never change: there is no etag to compare, and no way to update or delete one.
+         */
+        get: operations["getAuditLogEntry"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/iam/v2/approval-chains": {
         parameters: {
             query?: never;
@@ -1805,7 +1953,7 @@ export interface paths {
         put?: never;
         /**
          * Receive a file from the bank (pain.002 status report, camt.054/053/052)
-         * @description Send the file as the body (Content-Type application/xml or text/xml, up to 16 MiB). Read: pain.002.001.10, pain.002.001.03; camt.054, camt.053 and camt.052 (.001.02 to .001.08). A pain.002 names the file it answers by OrgnlMsgId; each payment of that file takes the status of its transaction (TxSts), else of its payment information (PmtInfSts), else of the group (GrpSts): a rejected group or payment information rejects every payment in it, PART points to the lower levels. ACCP, ACSP, ACWC → ACCEPTED; ACSC → EXECUTED; PDNG → PENDING_AT_BANK; RJCT → FAILED with the reason code (StsRsnInf/Rsn/Cd, NARR with its AddtlInf) on the payment and its event. A status that would move a payment backwards is ignored and listed; ids the original file does not carry are listed under unknown. A camt books its entries on the connection’s accounts as an imported statement does (entries the account has are not booked again), and reconciles each booking to the payments sent on the connection: by EndToEndId, or a batch booking by the PmtInfId of its payment information (its amount must be their sum); an entry with return information (RtrInf) returns its payment (RETURNED with the reason). What matches nothing stays NOT_RECONCILED and is listed under bookings. Idempotent by content: the same file again on the connection changes nothing and answers 200 with the first result.
+         * @description Send the file as the body (Content-Type application/xml or text/xml, up to 16 MiB). Read: pain.002.001.10, pain.002.001.03; camt.054, camt.053 and camt.052 (.001.02 to .001.08). A pain.002 names the file it answers by OrgnlMsgId; each payment of that file takes the status of its transaction (TxSts), else of its payment information (PmtInfSts), else of the group (GrpSts): a rejected group or payment information rejects every payment in it, PART points to the lower levels. ACCP, ACSP, ACWC → ACCEPTED; ACSC → EXECUTED; PDNG → PENDING_AT_BANK; RJCT → FAILED with the reason code (StsRsnInf/Rsn/Cd, NARR with its AddtlInf) on the payment and its event. A status that would move a payment backwards is ignored and listed; ids the original file does not carry are listed under unknown. A camt books its entries on the connection’s accounts as an imported statement does (entries the account has are not booked again), and reconciles each booking to the payments sent on the connection: by EndToEndId, or a batch booking by the PmtInfId of its payment information (its amount must be their sum); an entry with return information (RtrInf) returns its payment (RETURNED with the reason). What matches nothing stays NOT_RECONCILED and is listed under bookings. Idempotent by content: the same file again on the connection changes nothing and answers 200 with the first result. One file (or statement) is imported at a time: meanwhile another upload is answered 503 with Retry-After.
          */
         post: operations["createConnectionFile"];
         delete?: never;
@@ -2101,7 +2249,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -2304,7 +2452,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -2347,6 +2495,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "grant_type": "client_credentials"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
                     /** @description `client_credentials`: the only grant this server issues tokens for */
                     grant_type: string;
@@ -2426,7 +2579,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -2469,6 +2622,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "grant_type": "client_credentials"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
                     /** @description `client_credentials`: the only grant this server issues tokens for */
                     grant_type: string;
@@ -2548,7 +2706,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -2672,7 +2830,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -2853,7 +3011,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -2958,6 +3116,65 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        id: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        organizationId: string;
+                        /** @description Client-chosen identifier, unique per organization and resource type. Look up with GET …/external:{externalId}. */
+                        externalId?: string;
+                        legalName: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        parentId?: string;
+                        nationalIdentifier?: {
+                            /** @enum {unknown} */
+                            type: "CIVIC" | "COMPANY";
+                            /** @description ISO 3166-1 alpha-2 market code */
+                            market: string;
+                            number: string;
+                        };
+                        address?: {
+                            /** @description ISO 3166-1 alpha-2 market code */
+                            country?: string;
+                            city?: string;
+                            postalCode?: string;
+                            streetName?: string;
+                            streetNumber?: string;
+                        };
+                        /** @description Up to 12 string values under keys of letters, digits and _ . + - */
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        version: number;
+                        /** @description Send verbatim in If-Match when updating. */
+                        etag: string;
+                        /** Format: date-time */
+                        created: string;
+                        /** Format: date-time */
+                        updated: string;
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -3120,7 +3337,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -3292,7 +3509,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -3459,7 +3676,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -3749,7 +3966,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -3900,7 +4117,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -4082,7 +4299,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -4378,7 +4595,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -4556,7 +4773,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -4854,7 +5071,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -5092,7 +5309,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -5315,7 +5532,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -5648,7 +5865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -5799,7 +6016,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -6027,7 +6244,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -6243,7 +6460,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -6394,7 +6611,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -6567,7 +6784,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -6719,7 +6936,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -6892,7 +7109,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -7006,7 +7223,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -7238,7 +7455,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -7580,7 +7797,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -7699,7 +7916,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -7887,7 +8104,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -8221,7 +8438,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -8423,7 +8640,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -8590,7 +8807,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -8925,7 +9142,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -9076,7 +9293,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -9226,7 +9443,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -9371,7 +9588,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -9486,7 +9703,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -9535,6 +9752,8 @@ export interface operations {
                 token?: string;
                 /** @description Free text matched against legal name, alias and account numbers */
                 query?: string;
+                /** @description Only those whose counterparty is scoped to at least one of these entities (entityIds); repeat the parameter for several */
+                entityIdsIn?: string[];
             };
             header?: never;
             path?: never;
@@ -9690,7 +9909,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -10036,7 +10255,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -10253,7 +10472,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -10407,7 +10626,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -10744,7 +10963,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -10895,7 +11114,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -10944,6 +11163,8 @@ export interface operations {
                 token?: string;
                 /** @description Identifier of the resource */
                 counterpartyId?: string;
+                /** @description Only those whose counterparty is scoped to at least one of these entities (entityIds); repeat the parameter for several */
+                entityIdsIn?: string[];
             };
             header?: never;
             path?: never;
@@ -11051,7 +11272,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -11304,7 +11525,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -11473,7 +11694,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -11640,7 +11861,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -11906,7 +12127,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -11970,6 +12191,10 @@ export interface operations {
                 "amount[gte]"?: number;
                 /** @description Minor units */
                 "amount[lte]"?: number;
+                /** @description me: only CREATED payments with a PENDING approval step the caller may approve: the caller's role or user named by the step, the payment's creator only where the step allows it, no second step of an approval chain one of whose steps the caller approved; none without the approve permission. The organization setting that requires a TOTP sign-in to approve is not applied here (approving still requires it). */
+                approvableBy?: "me";
+                /** @description Identifier of the resource */
+                batchId?: string;
             };
             header?: never;
             path?: never;
@@ -12168,6 +12393,18 @@ export interface operations {
                                  */
                                 id: string;
                             }[];
+                            batch?: {
+                                /**
+                                 * Format: uuid
+                                 * @description Identifier of the resource
+                                 */
+                                id: string;
+                                /**
+                                 * @description INDIVIDUAL_PAYMENTS: the payment is approved on its own; BATCH: it is approved or rejected with its batch
+                                 * @enum {unknown}
+                                 */
+                                treatment: "INDIVIDUAL_PAYMENTS" | "BATCH";
+                            };
                             /** @description Up to 12 string values under keys of letters, digits and _ . + - */
                             metadata: {
                                 [key: string]: string;
@@ -12226,7 +12463,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -12534,6 +12771,18 @@ export interface operations {
                              */
                             id: string;
                         }[];
+                        batch?: {
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                            /**
+                             * @description INDIVIDUAL_PAYMENTS: the payment is approved on its own; BATCH: it is approved or rejected with its batch
+                             * @enum {unknown}
+                             */
+                            treatment: "INDIVIDUAL_PAYMENTS" | "BATCH";
+                        };
                         /** @description Up to 12 string values under keys of letters, digits and _ . + - */
                         metadata: {
                             [key: string]: string;
@@ -12651,7 +12900,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -12892,6 +13141,18 @@ export interface operations {
                              */
                             id: string;
                         }[];
+                        batch?: {
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                            /**
+                             * @description INDIVIDUAL_PAYMENTS: the payment is approved on its own; BATCH: it is approved or rejected with its batch
+                             * @enum {unknown}
+                             */
+                            treatment: "INDIVIDUAL_PAYMENTS" | "BATCH";
+                        };
                         /** @description Up to 12 string values under keys of letters, digits and _ . + - */
                         metadata: {
                             [key: string]: string;
@@ -12956,7 +13217,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -13241,6 +13502,18 @@ export interface operations {
                              */
                             id: string;
                         }[];
+                        batch?: {
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                            /**
+                             * @description INDIVIDUAL_PAYMENTS: the payment is approved on its own; BATCH: it is approved or rejected with its batch
+                             * @enum {unknown}
+                             */
+                            treatment: "INDIVIDUAL_PAYMENTS" | "BATCH";
+                        };
                         /** @description Up to 12 string values under keys of letters, digits and _ . + - */
                         metadata: {
                             [key: string]: string;
@@ -13384,7 +13657,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -13644,6 +13917,18 @@ export interface operations {
                              */
                             id: string;
                         }[];
+                        batch?: {
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                            /**
+                             * @description INDIVIDUAL_PAYMENTS: the payment is approved on its own; BATCH: it is approved or rejected with its batch
+                             * @enum {unknown}
+                             */
+                            treatment: "INDIVIDUAL_PAYMENTS" | "BATCH";
+                        };
                         /** @description Up to 12 string values under keys of letters, digits and _ . + - */
                         metadata: {
                             [key: string]: string;
@@ -13748,7 +14033,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -13800,7 +14085,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -14007,6 +14292,18 @@ export interface operations {
                              */
                             id: string;
                         }[];
+                        batch?: {
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                            /**
+                             * @description INDIVIDUAL_PAYMENTS: the payment is approved on its own; BATCH: it is approved or rejected with its batch
+                             * @enum {unknown}
+                             */
+                            treatment: "INDIVIDUAL_PAYMENTS" | "BATCH";
+                        };
                         /** @description Up to 12 string values under keys of letters, digits and _ . + - */
                         metadata: {
                             [key: string]: string;
@@ -14111,7 +14408,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -14163,7 +14460,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -14368,6 +14665,18 @@ export interface operations {
                              */
                             id: string;
                         }[];
+                        batch?: {
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                            /**
+                             * @description INDIVIDUAL_PAYMENTS: the payment is approved on its own; BATCH: it is approved or rejected with its batch
+                             * @enum {unknown}
+                             */
+                            treatment: "INDIVIDUAL_PAYMENTS" | "BATCH";
+                        };
                         /** @description Up to 12 string values under keys of letters, digits and _ . + - */
                         metadata: {
                             [key: string]: string;
@@ -14472,7 +14781,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -14623,7 +14932,1584 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server-side problem */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily offline for maintenance; Service unavailable */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listCreditTransferBatches: {
+        parameters: {
+            query?: {
+                /** @description Page size: below 1 becomes 1, above 500 becomes 500; default 100 */
+                limit?: number;
+                /** @description The nextToken of the previous page */
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            organizationId: string;
+                            /** @description Client-chosen identifier, unique per organization and resource type. Look up with GET …/external:{externalId}. */
+                            externalId?: string;
+                            /** @enum {unknown} */
+                            treatment: "INDIVIDUAL_PAYMENTS" | "BATCH";
+                            /**
+                             * @description COMPLETED once its records are processed, which Kassa does within the request: a batch is served COMPLETED. Failures are in errors
+                             * @enum {unknown}
+                             */
+                            status: "CREATED" | "PROCESSING_STARTED" | "COMPLETED";
+                            /** @description How the records arrived: in the JSON body, or as a CSV file of a multipart/form-data upload */
+                            input: {
+                                /** @enum {unknown} */
+                                type: "REQUEST_BODY" | "FILE";
+                            };
+                            inputContent: {
+                                /** @enum {unknown} */
+                                contentType: "application/vnd.atlar.payments.v2.credit-transfer.batch+json" | "application/vnd.atlar.payments.v2.credit-transfer.batch+csv";
+                                recordCount: number;
+                                /** @description Bytes of the input: the JSON body, or the CSV file */
+                                size: number;
+                                /** @description SHA-256 of those bytes, hex */
+                                checksum: string;
+                                filename?: string;
+                            };
+                            /** @description How the records were to be processed, as requested */
+                            inputDetails: {
+                                skipValidationErrors: boolean;
+                            };
+                            resultSummary: {
+                                total: number;
+                                /** @description Records that became payments */
+                                succeeded: number;
+                                /** @description Invalid records that were not skipped */
+                                failed: number;
+                                /** @description Records left out: invalid ones skipped (skipValidationErrors), or valid ones of a BATCH batch that created nothing */
+                                skipped: number;
+                            };
+                            /** @description The batch's own failures (empty when none); each record's are in its results */
+                            errors: {
+                                code: string;
+                                /** @description Dot path of the field at fault within the record; empty for the record or batch as a whole */
+                                field: string;
+                                error: string;
+                            }[];
+                            amount?: {
+                                /** @description ISO 4217 currency code */
+                                currency: string;
+                                /** @description Minor units of the currency; negative for outflows on transactions */
+                                value: number;
+                                /** @description The amount as a decimal string, e.g. "15.02" */
+                                stringValue: string;
+                            };
+                            /** @description Treatment BATCH: the steps that approve all its payments at once; empty otherwise */
+                            approvalSteps: {
+                                /**
+                                 * Format: uuid
+                                 * @description Identifier of the resource
+                                 */
+                                id: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The approval chain that added the step. A step of the Owner's, added because no chain applied, names the organization's implicit Owner chain: an id of its own, the same for every such step of the organization, that no chain listed at /iam/v2/approval-chains has
+                                 */
+                                approvalChainId: string;
+                                requiredRoleIds?: string[];
+                                requiredUserIds?: string[];
+                                /** @enum {unknown} */
+                                status: "PENDING" | "APPROVED" | "REJECTED";
+                                approver?: {
+                                    /**
+                                     * Format: uuid
+                                     * @description Identifier of the resource
+                                     */
+                                    id: string;
+                                    /** @description What the user signs in with: the email of a person, the name of a programmatic user */
+                                    username: string;
+                                    name: string;
+                                };
+                                /** Format: date-time */
+                                updated?: string;
+                                autoApproved: boolean;
+                                allowCreatorApproval: boolean;
+                            }[];
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            creatorUserId: string;
+                            /** @description Up to 12 string values under keys of letters, digits and _ . + - */
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            version: number;
+                            /** @description Send verbatim in If-Match when updating. */
+                            etag: string;
+                            /** Format: date-time */
+                            created: string;
+                            /** Format: date-time */
+                            updated: string;
+                        }[];
+                        /** @description Token for the next page; empty when no more items are known to exist */
+                        nextToken: string;
+                        /** @description The token this page was requested with; empty when none was sent */
+                        token: string;
+                        /** @description The effective limit used */
+                        limit: number;
+                    };
+                };
+            };
+            /** @description The request is invalid; The pagination token is invalid; The JSON Patch is invalid */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication is missing or wrong */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The access key lacks permission for this resource or action */
+            403: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server-side problem */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily offline for maintenance; Service unavailable */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createCreditTransferBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: a retry with the same key (per organization, method and path, for 24 hours) replays the first response instead of acting again. The same key with a different request is a 422; while the first request still runs, a 425 with Retry-After. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "treatment": "BATCH",
+                 *       "externalId": "payroll-2025-06",
+                 *       "payments": [
+                 *         {
+                 *           "amount": {
+                 *             "currency": "EUR",
+                 *             "value": 310000
+                 *           },
+                 *           "date": "2025-06-25",
+                 *           "scheme": "SCT",
+                 *           "source": {
+                 *             "type": "ACCOUNT",
+                 *             "id": "0197a3c2-5e10-7b2a-9c41-2f6d8e0a1b3c"
+                 *           },
+                 *           "destination": {
+                 *             "type": "EXTERNAL_ACCOUNT",
+                 *             "id": "0197a3c4-0d2e-7f61-8a53-6b7c9d1e2f40"
+                 *           },
+                 *           "reference": "Salary June 2025"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description INDIVIDUAL_PAYMENTS: each valid record becomes a payment approved on its own, as if created alone; invalid records fail. BATCH: the payments are approved or rejected together, by the batch's approval steps (evaluated on its total), and share one source account; one invalid record makes the batch create nothing, unless skipValidationErrors skips the invalid ones
+                     * @example BATCH
+                     * @enum {unknown}
+                     */
+                    treatment: "INDIVIDUAL_PAYMENTS" | "BATCH";
+                    /** @description The credit transfers, at most 1,000; each is validated on its own, as POST /payments/v2/credit-transfers validates one, and its result names its index in this list (recordIndex) */
+                    payments: {
+                        amount: {
+                            /** @description ISO 4217 currency code */
+                            currency: string;
+                            /** @description Minor units; give this or stringValue */
+                            value?: number;
+                            /** @description Decimal string; give this or value */
+                            stringValue?: string;
+                        };
+                        /**
+                         * Format: date
+                         * @description Requested execution date, yyyy-mm-dd: from the business date of the own account's bank (for sandbox accounts the sandbox clock, GET /v1/sandbox/clock) to 60 days after it
+                         */
+                        date: string;
+                        /** @description Supported: SCT, SCT_INST */
+                        scheme: string;
+                        source: {
+                            /** @enum {string} */
+                            type: "ACCOUNT";
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                        };
+                        destination: {
+                            /** @enum {unknown} */
+                            type: "EXTERNAL_ACCOUNT" | "ACCOUNT";
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                        };
+                        reference: string;
+                        /** @description Client-chosen identifier, unique per organization and resource type. Look up with GET …/external:{externalId}. */
+                        externalId?: string;
+                        /** @description Up to 12 string values under keys of letters, digits and _ . + - */
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                    }[];
+                    /** @description Invalid records are skipped (their errors kept) instead of failed; for treatment BATCH this also lets the valid records become payments, where otherwise one invalid record makes the batch create nothing. Default false */
+                    skipValidationErrors?: boolean;
+                    /** @description Client-chosen identifier, unique per organization and resource type. Look up with GET …/external:{externalId}. */
+                    externalId?: string;
+                    /** @description Up to 12 string values under keys of letters, digits and _ . + - */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+                /**
+                 * @example {
+                 *       "treatment": "INDIVIDUAL_PAYMENTS",
+                 *       "externalId": "suppliers-2025-06-27",
+                 *       "file": "sourceAccountId,destinationExternalAccountId,amount,currency,date,reference,externalId\r\n0197a3c2-5e10-7b2a-9c41-2f6d8e0a1b3c,0197a3c4-0d2e-7f61-8a53-6b7c9d1e2f40,1250.00,EUR,2025-06-27,Invoice 2025-0042,erp-payment-7731\r\n"
+                 *     }
+                 */
+                "multipart/form-data": {
+                    /**
+                     * @description INDIVIDUAL_PAYMENTS: each valid record becomes a payment approved on its own, as if created alone; invalid records fail. BATCH: the payments are approved or rejected together, by the batch's approval steps (evaluated on its total), and share one source account; one invalid record makes the batch create nothing, unless skipValidationErrors skips the invalid ones
+                     * @example BATCH
+                     * @enum {unknown}
+                     */
+                    treatment: "INDIVIDUAL_PAYMENTS" | "BATCH";
+                    /**
+                     * Format: binary
+                     * @description The CSV file (UTF-8, RFC 4180) of `kassa credit-transfers create --csv`: a header naming the columns sourceAccountId, destinationAccountId or destinationExternalAccountId, amount (decimal, e.g. 1250.00), currency, date, reference, and optionally externalId and scheme (SCT when empty); then one credit transfer per row, the first row after the header being record 0
+                     */
+                    file: string;
+                    /** @enum {unknown} */
+                    skipValidationErrors?: "true" | "false";
+                    /** @description Client-chosen identifier, unique per organization and resource type. Look up with GET …/external:{externalId}. */
+                    externalId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        id: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        organizationId: string;
+                        /** @description Client-chosen identifier, unique per organization and resource type. Look up with GET …/external:{externalId}. */
+                        externalId?: string;
+                        /** @enum {unknown} */
+                        treatment: "INDIVIDUAL_PAYMENTS" | "BATCH";
+                        /**
+                         * @description COMPLETED once its records are processed, which Kassa does within the request: a batch is served COMPLETED. Failures are in errors
+                         * @enum {unknown}
+                         */
+                        status: "CREATED" | "PROCESSING_STARTED" | "COMPLETED";
+                        /** @description How the records arrived: in the JSON body, or as a CSV file of a multipart/form-data upload */
+                        input: {
+                            /** @enum {unknown} */
+                            type: "REQUEST_BODY" | "FILE";
+                        };
+                        inputContent: {
+                            /** @enum {unknown} */
+                            contentType: "application/vnd.atlar.payments.v2.credit-transfer.batch+json" | "application/vnd.atlar.payments.v2.credit-transfer.batch+csv";
+                            recordCount: number;
+                            /** @description Bytes of the input: the JSON body, or the CSV file */
+                            size: number;
+                            /** @description SHA-256 of those bytes, hex */
+                            checksum: string;
+                            filename?: string;
+                        };
+                        /** @description How the records were to be processed, as requested */
+                        inputDetails: {
+                            skipValidationErrors: boolean;
+                        };
+                        resultSummary: {
+                            total: number;
+                            /** @description Records that became payments */
+                            succeeded: number;
+                            /** @description Invalid records that were not skipped */
+                            failed: number;
+                            /** @description Records left out: invalid ones skipped (skipValidationErrors), or valid ones of a BATCH batch that created nothing */
+                            skipped: number;
+                        };
+                        /** @description The batch's own failures (empty when none); each record's are in its results */
+                        errors: {
+                            code: string;
+                            /** @description Dot path of the field at fault within the record; empty for the record or batch as a whole */
+                            field: string;
+                            error: string;
+                        }[];
+                        amount?: {
+                            /** @description ISO 4217 currency code */
+                            currency: string;
+                            /** @description Minor units of the currency; negative for outflows on transactions */
+                            value: number;
+                            /** @description The amount as a decimal string, e.g. "15.02" */
+                            stringValue: string;
+                        };
+                        /** @description Treatment BATCH: the steps that approve all its payments at once; empty otherwise */
+                        approvalSteps: {
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description The approval chain that added the step. A step of the Owner's, added because no chain applied, names the organization's implicit Owner chain: an id of its own, the same for every such step of the organization, that no chain listed at /iam/v2/approval-chains has
+                             */
+                            approvalChainId: string;
+                            requiredRoleIds?: string[];
+                            requiredUserIds?: string[];
+                            /** @enum {unknown} */
+                            status: "PENDING" | "APPROVED" | "REJECTED";
+                            approver?: {
+                                /**
+                                 * Format: uuid
+                                 * @description Identifier of the resource
+                                 */
+                                id: string;
+                                /** @description What the user signs in with: the email of a person, the name of a programmatic user */
+                                username: string;
+                                name: string;
+                            };
+                            /** Format: date-time */
+                            updated?: string;
+                            autoApproved: boolean;
+                            allowCreatorApproval: boolean;
+                        }[];
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        creatorUserId: string;
+                        /** @description Up to 12 string values under keys of letters, digits and _ . + - */
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        version: number;
+                        /** @description Send verbatim in If-Match when updating. */
+                        etag: string;
+                        /** Format: date-time */
+                        created: string;
+                        /** Format: date-time */
+                        updated: string;
+                    };
+                };
+            };
+            /** @description The request is invalid; The pagination token is invalid; The JSON Patch is invalid */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication is missing or wrong */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The access key lacks permission for this resource or action */
+            403: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource; The externalId is already used by another resource of this type */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
+            422: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry later */
+            425: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server-side problem */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily offline for maintenance; Service unavailable */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getCreditTransferBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        id: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        organizationId: string;
+                        /** @description Client-chosen identifier, unique per organization and resource type. Look up with GET …/external:{externalId}. */
+                        externalId?: string;
+                        /** @enum {unknown} */
+                        treatment: "INDIVIDUAL_PAYMENTS" | "BATCH";
+                        /**
+                         * @description COMPLETED once its records are processed, which Kassa does within the request: a batch is served COMPLETED. Failures are in errors
+                         * @enum {unknown}
+                         */
+                        status: "CREATED" | "PROCESSING_STARTED" | "COMPLETED";
+                        /** @description How the records arrived: in the JSON body, or as a CSV file of a multipart/form-data upload */
+                        input: {
+                            /** @enum {unknown} */
+                            type: "REQUEST_BODY" | "FILE";
+                        };
+                        inputContent: {
+                            /** @enum {unknown} */
+                            contentType: "application/vnd.atlar.payments.v2.credit-transfer.batch+json" | "application/vnd.atlar.payments.v2.credit-transfer.batch+csv";
+                            recordCount: number;
+                            /** @description Bytes of the input: the JSON body, or the CSV file */
+                            size: number;
+                            /** @description SHA-256 of those bytes, hex */
+                            checksum: string;
+                            filename?: string;
+                        };
+                        /** @description How the records were to be processed, as requested */
+                        inputDetails: {
+                            skipValidationErrors: boolean;
+                        };
+                        resultSummary: {
+                            total: number;
+                            /** @description Records that became payments */
+                            succeeded: number;
+                            /** @description Invalid records that were not skipped */
+                            failed: number;
+                            /** @description Records left out: invalid ones skipped (skipValidationErrors), or valid ones of a BATCH batch that created nothing */
+                            skipped: number;
+                        };
+                        /** @description The batch's own failures (empty when none); each record's are in its results */
+                        errors: {
+                            code: string;
+                            /** @description Dot path of the field at fault within the record; empty for the record or batch as a whole */
+                            field: string;
+                            error: string;
+                        }[];
+                        amount?: {
+                            /** @description ISO 4217 currency code */
+                            currency: string;
+                            /** @description Minor units of the currency; negative for outflows on transactions */
+                            value: number;
+                            /** @description The amount as a decimal string, e.g. "15.02" */
+                            stringValue: string;
+                        };
+                        /** @description Treatment BATCH: the steps that approve all its payments at once; empty otherwise */
+                        approvalSteps: {
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description The approval chain that added the step. A step of the Owner's, added because no chain applied, names the organization's implicit Owner chain: an id of its own, the same for every such step of the organization, that no chain listed at /iam/v2/approval-chains has
+                             */
+                            approvalChainId: string;
+                            requiredRoleIds?: string[];
+                            requiredUserIds?: string[];
+                            /** @enum {unknown} */
+                            status: "PENDING" | "APPROVED" | "REJECTED";
+                            approver?: {
+                                /**
+                                 * Format: uuid
+                                 * @description Identifier of the resource
+                                 */
+                                id: string;
+                                /** @description What the user signs in with: the email of a person, the name of a programmatic user */
+                                username: string;
+                                name: string;
+                            };
+                            /** Format: date-time */
+                            updated?: string;
+                            autoApproved: boolean;
+                            allowCreatorApproval: boolean;
+                        }[];
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        creatorUserId: string;
+                        /** @description Up to 12 string values under keys of letters, digits and _ . + - */
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        version: number;
+                        /** @description Send verbatim in If-Match when updating. */
+                        etag: string;
+                        /** Format: date-time */
+                        created: string;
+                        /** Format: date-time */
+                        updated: string;
+                    };
+                };
+            };
+            /** @description The request is invalid; The pagination token is invalid; The JSON Patch is invalid */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication is missing or wrong */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The access key lacks permission for this resource or action */
+            403: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Resource not found; No such endpoint */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server-side problem */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily offline for maintenance; Service unavailable */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listCreditTransferBatchResults: {
+        parameters: {
+            query?: {
+                /** @description Page size: below 1 becomes 1, above 500 becomes 500; default 100 */
+                limit?: number;
+                /** @description The nextToken of the previous page */
+                token?: string;
+                /** @description true: only records with errors; false: only records without */
+                errors?: boolean;
+                /** @description true: only skipped records; false: only records not skipped */
+                skipped?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The record's index in payments, or its row of the CSV file (the first row after the header is 0) */
+                            recordIndex: number;
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            paymentId?: string;
+                            errors: {
+                                code: string;
+                                /** @description Dot path of the field at fault within the record; empty for the record or batch as a whole */
+                                field: string;
+                                error: string;
+                            }[];
+                            skipped: boolean;
+                        }[];
+                        /** @description Token for the next page; empty when no more items are known to exist */
+                        nextToken: string;
+                        /** @description The token this page was requested with; empty when none was sent */
+                        token: string;
+                        /** @description The effective limit used */
+                        limit: number;
+                    };
+                };
+            };
+            /** @description The request is invalid; The pagination token is invalid; The JSON Patch is invalid */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication is missing or wrong */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The access key lacks permission for this resource or action */
+            403: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Resource not found; No such endpoint */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server-side problem */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily offline for maintenance; Service unavailable */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    approveCreditTransferBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The resource's etag, verbatim (e.g. version:3). Optional: when sent, a stale one is a 412. */
+                "if-match"?: string;
+                /** @description Makes the request safe to retry: a retry with the same key (per organization, method and path, for 24 hours) replays the first response instead of acting again. The same key with a different request is a 422; while the first request still runs, a 425 with Retry-After. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "approvalStepId": "0197a3c6-7b1f-7c02-b3d4-5e6f7a8b9c0d"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Identifier of the resource
+                     */
+                    approvalStepId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        id: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        organizationId: string;
+                        /** @description Client-chosen identifier, unique per organization and resource type. Look up with GET …/external:{externalId}. */
+                        externalId?: string;
+                        /** @enum {unknown} */
+                        treatment: "INDIVIDUAL_PAYMENTS" | "BATCH";
+                        /**
+                         * @description COMPLETED once its records are processed, which Kassa does within the request: a batch is served COMPLETED. Failures are in errors
+                         * @enum {unknown}
+                         */
+                        status: "CREATED" | "PROCESSING_STARTED" | "COMPLETED";
+                        /** @description How the records arrived: in the JSON body, or as a CSV file of a multipart/form-data upload */
+                        input: {
+                            /** @enum {unknown} */
+                            type: "REQUEST_BODY" | "FILE";
+                        };
+                        inputContent: {
+                            /** @enum {unknown} */
+                            contentType: "application/vnd.atlar.payments.v2.credit-transfer.batch+json" | "application/vnd.atlar.payments.v2.credit-transfer.batch+csv";
+                            recordCount: number;
+                            /** @description Bytes of the input: the JSON body, or the CSV file */
+                            size: number;
+                            /** @description SHA-256 of those bytes, hex */
+                            checksum: string;
+                            filename?: string;
+                        };
+                        /** @description How the records were to be processed, as requested */
+                        inputDetails: {
+                            skipValidationErrors: boolean;
+                        };
+                        resultSummary: {
+                            total: number;
+                            /** @description Records that became payments */
+                            succeeded: number;
+                            /** @description Invalid records that were not skipped */
+                            failed: number;
+                            /** @description Records left out: invalid ones skipped (skipValidationErrors), or valid ones of a BATCH batch that created nothing */
+                            skipped: number;
+                        };
+                        /** @description The batch's own failures (empty when none); each record's are in its results */
+                        errors: {
+                            code: string;
+                            /** @description Dot path of the field at fault within the record; empty for the record or batch as a whole */
+                            field: string;
+                            error: string;
+                        }[];
+                        amount?: {
+                            /** @description ISO 4217 currency code */
+                            currency: string;
+                            /** @description Minor units of the currency; negative for outflows on transactions */
+                            value: number;
+                            /** @description The amount as a decimal string, e.g. "15.02" */
+                            stringValue: string;
+                        };
+                        /** @description Treatment BATCH: the steps that approve all its payments at once; empty otherwise */
+                        approvalSteps: {
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description The approval chain that added the step. A step of the Owner's, added because no chain applied, names the organization's implicit Owner chain: an id of its own, the same for every such step of the organization, that no chain listed at /iam/v2/approval-chains has
+                             */
+                            approvalChainId: string;
+                            requiredRoleIds?: string[];
+                            requiredUserIds?: string[];
+                            /** @enum {unknown} */
+                            status: "PENDING" | "APPROVED" | "REJECTED";
+                            approver?: {
+                                /**
+                                 * Format: uuid
+                                 * @description Identifier of the resource
+                                 */
+                                id: string;
+                                /** @description What the user signs in with: the email of a person, the name of a programmatic user */
+                                username: string;
+                                name: string;
+                            };
+                            /** Format: date-time */
+                            updated?: string;
+                            autoApproved: boolean;
+                            allowCreatorApproval: boolean;
+                        }[];
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        creatorUserId: string;
+                        /** @description Up to 12 string values under keys of letters, digits and _ . + - */
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        version: number;
+                        /** @description Send verbatim in If-Match when updating. */
+                        etag: string;
+                        /** Format: date-time */
+                        created: string;
+                        /** Format: date-time */
+                        updated: string;
+                    };
+                };
+            };
+            /** @description The request is invalid; The pagination token is invalid; The JSON Patch is invalid */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication is missing or wrong */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The access key lacks permission for this resource or action */
+            403: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Resource not found; No such endpoint */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource; The externalId is already used by another resource of this type */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description If-Match does not match the current etag of the resource; The webhook already has the most signing keys it may have (2); delete one first; A webhook keeps at least one signing key; add another before deleting this one */
+            412: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
+            422: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry later */
+            425: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server-side problem */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily offline for maintenance; Service unavailable */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rejectCreditTransferBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The resource's etag, verbatim (e.g. version:3). Optional: when sent, a stale one is a 412. */
+                "if-match"?: string;
+                /** @description Makes the request safe to retry: a retry with the same key (per organization, method and path, for 24 hours) replays the first response instead of acting again. The same key with a different request is a 422; while the first request still runs, a 425 with Retry-After. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Duplicate of invoice 2025-0041"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why: kept as the payment's statusReason.message and the REJECTED event's message */
+                    reason?: string;
+                    /** @description Tolerated for clients of the reference API, which send it: when given, it must be a step of this payment */
+                    approvalStepId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        id: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        organizationId: string;
+                        /** @description Client-chosen identifier, unique per organization and resource type. Look up with GET …/external:{externalId}. */
+                        externalId?: string;
+                        /** @enum {unknown} */
+                        treatment: "INDIVIDUAL_PAYMENTS" | "BATCH";
+                        /**
+                         * @description COMPLETED once its records are processed, which Kassa does within the request: a batch is served COMPLETED. Failures are in errors
+                         * @enum {unknown}
+                         */
+                        status: "CREATED" | "PROCESSING_STARTED" | "COMPLETED";
+                        /** @description How the records arrived: in the JSON body, or as a CSV file of a multipart/form-data upload */
+                        input: {
+                            /** @enum {unknown} */
+                            type: "REQUEST_BODY" | "FILE";
+                        };
+                        inputContent: {
+                            /** @enum {unknown} */
+                            contentType: "application/vnd.atlar.payments.v2.credit-transfer.batch+json" | "application/vnd.atlar.payments.v2.credit-transfer.batch+csv";
+                            recordCount: number;
+                            /** @description Bytes of the input: the JSON body, or the CSV file */
+                            size: number;
+                            /** @description SHA-256 of those bytes, hex */
+                            checksum: string;
+                            filename?: string;
+                        };
+                        /** @description How the records were to be processed, as requested */
+                        inputDetails: {
+                            skipValidationErrors: boolean;
+                        };
+                        resultSummary: {
+                            total: number;
+                            /** @description Records that became payments */
+                            succeeded: number;
+                            /** @description Invalid records that were not skipped */
+                            failed: number;
+                            /** @description Records left out: invalid ones skipped (skipValidationErrors), or valid ones of a BATCH batch that created nothing */
+                            skipped: number;
+                        };
+                        /** @description The batch's own failures (empty when none); each record's are in its results */
+                        errors: {
+                            code: string;
+                            /** @description Dot path of the field at fault within the record; empty for the record or batch as a whole */
+                            field: string;
+                            error: string;
+                        }[];
+                        amount?: {
+                            /** @description ISO 4217 currency code */
+                            currency: string;
+                            /** @description Minor units of the currency; negative for outflows on transactions */
+                            value: number;
+                            /** @description The amount as a decimal string, e.g. "15.02" */
+                            stringValue: string;
+                        };
+                        /** @description Treatment BATCH: the steps that approve all its payments at once; empty otherwise */
+                        approvalSteps: {
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description The approval chain that added the step. A step of the Owner's, added because no chain applied, names the organization's implicit Owner chain: an id of its own, the same for every such step of the organization, that no chain listed at /iam/v2/approval-chains has
+                             */
+                            approvalChainId: string;
+                            requiredRoleIds?: string[];
+                            requiredUserIds?: string[];
+                            /** @enum {unknown} */
+                            status: "PENDING" | "APPROVED" | "REJECTED";
+                            approver?: {
+                                /**
+                                 * Format: uuid
+                                 * @description Identifier of the resource
+                                 */
+                                id: string;
+                                /** @description What the user signs in with: the email of a person, the name of a programmatic user */
+                                username: string;
+                                name: string;
+                            };
+                            /** Format: date-time */
+                            updated?: string;
+                            autoApproved: boolean;
+                            allowCreatorApproval: boolean;
+                        }[];
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        creatorUserId: string;
+                        /** @description Up to 12 string values under keys of letters, digits and _ . + - */
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        version: number;
+                        /** @description Send verbatim in If-Match when updating. */
+                        etag: string;
+                        /** Format: date-time */
+                        created: string;
+                        /** Format: date-time */
+                        updated: string;
+                    };
+                };
+            };
+            /** @description The request is invalid; The pagination token is invalid; The JSON Patch is invalid */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication is missing or wrong */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The access key lacks permission for this resource or action */
+            403: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Resource not found; No such endpoint */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource; The externalId is already used by another resource of this type */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description If-Match does not match the current etag of the resource; The webhook already has the most signing keys it may have (2); delete one first; A webhook keeps at least one signing key; add another before deleting this one */
+            412: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request; A directory the request names cannot be created, read or written by the server; The file is not a message Kassa reads; The payment does not match the transaction it would be attached to */
+            422: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry later */
+            425: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -14837,7 +16723,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -15136,7 +17022,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -15346,7 +17232,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -15600,7 +17486,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -15751,7 +17637,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -15816,6 +17702,8 @@ export interface operations {
                 "amount[gte]"?: number;
                 /** @description Minor units */
                 "amount[lte]"?: number;
+                /** @description me: only CREATED payments with a PENDING approval step the caller may approve: the caller's role or user named by the step, the payment's creator only where the step allows it, no second step of an approval chain one of whose steps the caller approved; none without the approve permission. The organization setting that requires a TOTP sign-in to approve is not applied here (approving still requires it). */
+                approvableBy?: "me";
             };
             header?: never;
             path?: never;
@@ -16014,6 +17902,18 @@ export interface operations {
                                  */
                                 id: string;
                             }[];
+                            batch?: {
+                                /**
+                                 * Format: uuid
+                                 * @description Identifier of the resource
+                                 */
+                                id: string;
+                                /**
+                                 * @description INDIVIDUAL_PAYMENTS: the payment is approved on its own; BATCH: it is approved or rejected with its batch
+                                 * @enum {unknown}
+                                 */
+                                treatment: "INDIVIDUAL_PAYMENTS" | "BATCH";
+                            };
                             /** @description Up to 12 string values under keys of letters, digits and _ . + - */
                             metadata: {
                                 [key: string]: string;
@@ -16086,7 +17986,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -16399,6 +18299,18 @@ export interface operations {
                              */
                             id: string;
                         }[];
+                        batch?: {
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                            /**
+                             * @description INDIVIDUAL_PAYMENTS: the payment is approved on its own; BATCH: it is approved or rejected with its batch
+                             * @enum {unknown}
+                             */
+                            treatment: "INDIVIDUAL_PAYMENTS" | "BATCH";
+                        };
                         /** @description Up to 12 string values under keys of letters, digits and _ . + - */
                         metadata: {
                             [key: string]: string;
@@ -16530,7 +18442,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -16771,6 +18683,18 @@ export interface operations {
                              */
                             id: string;
                         }[];
+                        batch?: {
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                            /**
+                             * @description INDIVIDUAL_PAYMENTS: the payment is approved on its own; BATCH: it is approved or rejected with its batch
+                             * @enum {unknown}
+                             */
+                            treatment: "INDIVIDUAL_PAYMENTS" | "BATCH";
+                        };
                         /** @description Up to 12 string values under keys of letters, digits and _ . + - */
                         metadata: {
                             [key: string]: string;
@@ -16849,7 +18773,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -17109,6 +19033,18 @@ export interface operations {
                              */
                             id: string;
                         }[];
+                        batch?: {
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                            /**
+                             * @description INDIVIDUAL_PAYMENTS: the payment is approved on its own; BATCH: it is approved or rejected with its batch
+                             * @enum {unknown}
+                             */
+                            treatment: "INDIVIDUAL_PAYMENTS" | "BATCH";
+                        };
                         /** @description Up to 12 string values under keys of letters, digits and _ . + - */
                         metadata: {
                             [key: string]: string;
@@ -17227,7 +19163,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -17279,7 +19215,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -17486,6 +19422,18 @@ export interface operations {
                              */
                             id: string;
                         }[];
+                        batch?: {
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                            /**
+                             * @description INDIVIDUAL_PAYMENTS: the payment is approved on its own; BATCH: it is approved or rejected with its batch
+                             * @enum {unknown}
+                             */
+                            treatment: "INDIVIDUAL_PAYMENTS" | "BATCH";
+                        };
                         /** @description Up to 12 string values under keys of letters, digits and _ . + - */
                         metadata: {
                             [key: string]: string;
@@ -17604,7 +19552,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -17656,7 +19604,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -17861,6 +19809,18 @@ export interface operations {
                              */
                             id: string;
                         }[];
+                        batch?: {
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                            /**
+                             * @description INDIVIDUAL_PAYMENTS: the payment is approved on its own; BATCH: it is approved or rejected with its batch
+                             * @enum {unknown}
+                             */
+                            treatment: "INDIVIDUAL_PAYMENTS" | "BATCH";
+                        };
                         /** @description Up to 12 string values under keys of letters, digits and _ . + - */
                         metadata: {
                             [key: string]: string;
@@ -17979,7 +19939,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -18130,7 +20090,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -18431,7 +20391,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -18732,7 +20692,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -18814,7 +20774,7 @@ export interface operations {
                             builtin: boolean;
                             /** @description Holds the Owner's rights: approves payments no approval chain covers */
                             owner: boolean;
-                            permissions: ("accounts:read" | "accounts:create" | "accounts:update" | "entities:read" | "entities:create" | "entities:update" | "entities:delete" | "account_balances:read" | "transactions:read" | "transactions:update" | "statements:create" | "counterparties:read" | "counterparties:create" | "counterparties:update" | "counterparties:delete" | "external_accounts:read" | "external_accounts:create" | "external_accounts:update" | "external_accounts:delete" | "credit_transfers:read" | "credit_transfers:create" | "credit_transfers:update" | "credit_transfers:approve" | "direct_debits:read" | "direct_debits:create" | "direct_debits:update" | "direct_debits:approve" | "mandates:read" | "mandates:create" | "mandates:update" | "webhooks:read" | "webhooks:create" | "webhooks:update" | "webhooks:delete" | "users:read" | "users:create" | "users:update" | "users:delete" | "roles:read" | "roles:create" | "roles:update" | "roles:delete" | "approval_chains:read" | "approval_chains:create" | "approval_chains:update" | "approval_chains:delete" | "sandbox:update" | "connections:read" | "connections:create" | "connections:update" | "connections:delete")[];
+                            permissions: ("accounts:read" | "accounts:create" | "accounts:update" | "entities:read" | "entities:create" | "entities:update" | "entities:delete" | "account_balances:read" | "transactions:read" | "transactions:update" | "statements:create" | "counterparties:read" | "counterparties:create" | "counterparties:update" | "counterparties:delete" | "external_accounts:read" | "external_accounts:create" | "external_accounts:update" | "external_accounts:delete" | "credit_transfers:read" | "credit_transfers:create" | "credit_transfers:update" | "credit_transfers:approve" | "direct_debits:read" | "direct_debits:create" | "direct_debits:update" | "direct_debits:approve" | "mandates:read" | "mandates:create" | "mandates:update" | "webhooks:read" | "webhooks:create" | "webhooks:update" | "webhooks:delete" | "users:read" | "users:create" | "users:update" | "users:delete" | "roles:read" | "roles:create" | "roles:update" | "roles:delete" | "audit_log:read" | "approval_chains:read" | "approval_chains:create" | "approval_chains:update" | "approval_chains:delete" | "sandbox:update" | "connections:read" | "connections:create" | "connections:update" | "connections:delete")[];
                             version: number;
                             /** @description Send verbatim in If-Match when updating. */
                             etag: string;
@@ -18869,7 +20829,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -18936,7 +20896,7 @@ export interface operations {
                 "application/json": {
                     /** @description Unique among the live roles of the organization; no leading or trailing spaces */
                     name: string;
-                    permissions: ("accounts:read" | "accounts:create" | "accounts:update" | "entities:read" | "entities:create" | "entities:update" | "entities:delete" | "account_balances:read" | "transactions:read" | "transactions:update" | "statements:create" | "counterparties:read" | "counterparties:create" | "counterparties:update" | "counterparties:delete" | "external_accounts:read" | "external_accounts:create" | "external_accounts:update" | "external_accounts:delete" | "credit_transfers:read" | "credit_transfers:create" | "credit_transfers:update" | "credit_transfers:approve" | "direct_debits:read" | "direct_debits:create" | "direct_debits:update" | "direct_debits:approve" | "mandates:read" | "mandates:create" | "mandates:update" | "webhooks:read" | "webhooks:create" | "webhooks:update" | "webhooks:delete" | "users:read" | "users:create" | "users:update" | "users:delete" | "roles:read" | "roles:create" | "roles:update" | "roles:delete" | "approval_chains:read" | "approval_chains:create" | "approval_chains:update" | "approval_chains:delete" | "sandbox:update" | "connections:read" | "connections:create" | "connections:update" | "connections:delete")[];
+                    permissions: ("accounts:read" | "accounts:create" | "accounts:update" | "entities:read" | "entities:create" | "entities:update" | "entities:delete" | "account_balances:read" | "transactions:read" | "transactions:update" | "statements:create" | "counterparties:read" | "counterparties:create" | "counterparties:update" | "counterparties:delete" | "external_accounts:read" | "external_accounts:create" | "external_accounts:update" | "external_accounts:delete" | "credit_transfers:read" | "credit_transfers:create" | "credit_transfers:update" | "credit_transfers:approve" | "direct_debits:read" | "direct_debits:create" | "direct_debits:update" | "direct_debits:approve" | "mandates:read" | "mandates:create" | "mandates:update" | "webhooks:read" | "webhooks:create" | "webhooks:update" | "webhooks:delete" | "users:read" | "users:create" | "users:update" | "users:delete" | "roles:read" | "roles:create" | "roles:update" | "roles:delete" | "audit_log:read" | "approval_chains:read" | "approval_chains:create" | "approval_chains:update" | "approval_chains:delete" | "sandbox:update" | "connections:read" | "connections:create" | "connections:update" | "connections:delete")[];
                     description?: string;
                 };
             };
@@ -18970,7 +20930,7 @@ export interface operations {
                         builtin: boolean;
                         /** @description Holds the Owner's rights: approves payments no approval chain covers */
                         owner: boolean;
-                        permissions: ("accounts:read" | "accounts:create" | "accounts:update" | "entities:read" | "entities:create" | "entities:update" | "entities:delete" | "account_balances:read" | "transactions:read" | "transactions:update" | "statements:create" | "counterparties:read" | "counterparties:create" | "counterparties:update" | "counterparties:delete" | "external_accounts:read" | "external_accounts:create" | "external_accounts:update" | "external_accounts:delete" | "credit_transfers:read" | "credit_transfers:create" | "credit_transfers:update" | "credit_transfers:approve" | "direct_debits:read" | "direct_debits:create" | "direct_debits:update" | "direct_debits:approve" | "mandates:read" | "mandates:create" | "mandates:update" | "webhooks:read" | "webhooks:create" | "webhooks:update" | "webhooks:delete" | "users:read" | "users:create" | "users:update" | "users:delete" | "roles:read" | "roles:create" | "roles:update" | "roles:delete" | "approval_chains:read" | "approval_chains:create" | "approval_chains:update" | "approval_chains:delete" | "sandbox:update" | "connections:read" | "connections:create" | "connections:update" | "connections:delete")[];
+                        permissions: ("accounts:read" | "accounts:create" | "accounts:update" | "entities:read" | "entities:create" | "entities:update" | "entities:delete" | "account_balances:read" | "transactions:read" | "transactions:update" | "statements:create" | "counterparties:read" | "counterparties:create" | "counterparties:update" | "counterparties:delete" | "external_accounts:read" | "external_accounts:create" | "external_accounts:update" | "external_accounts:delete" | "credit_transfers:read" | "credit_transfers:create" | "credit_transfers:update" | "credit_transfers:approve" | "direct_debits:read" | "direct_debits:create" | "direct_debits:update" | "direct_debits:approve" | "mandates:read" | "mandates:create" | "mandates:update" | "webhooks:read" | "webhooks:create" | "webhooks:update" | "webhooks:delete" | "users:read" | "users:create" | "users:update" | "users:delete" | "roles:read" | "roles:create" | "roles:update" | "roles:delete" | "audit_log:read" | "approval_chains:read" | "approval_chains:create" | "approval_chains:update" | "approval_chains:delete" | "sandbox:update" | "connections:read" | "connections:create" | "connections:update" | "connections:delete")[];
                         version: number;
                         /** @description Send verbatim in If-Match when updating. */
                         etag: string;
@@ -19084,7 +21044,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -19163,7 +21123,7 @@ export interface operations {
                         builtin: boolean;
                         /** @description Holds the Owner's rights: approves payments no approval chain covers */
                         owner: boolean;
-                        permissions: ("accounts:read" | "accounts:create" | "accounts:update" | "entities:read" | "entities:create" | "entities:update" | "entities:delete" | "account_balances:read" | "transactions:read" | "transactions:update" | "statements:create" | "counterparties:read" | "counterparties:create" | "counterparties:update" | "counterparties:delete" | "external_accounts:read" | "external_accounts:create" | "external_accounts:update" | "external_accounts:delete" | "credit_transfers:read" | "credit_transfers:create" | "credit_transfers:update" | "credit_transfers:approve" | "direct_debits:read" | "direct_debits:create" | "direct_debits:update" | "direct_debits:approve" | "mandates:read" | "mandates:create" | "mandates:update" | "webhooks:read" | "webhooks:create" | "webhooks:update" | "webhooks:delete" | "users:read" | "users:create" | "users:update" | "users:delete" | "roles:read" | "roles:create" | "roles:update" | "roles:delete" | "approval_chains:read" | "approval_chains:create" | "approval_chains:update" | "approval_chains:delete" | "sandbox:update" | "connections:read" | "connections:create" | "connections:update" | "connections:delete")[];
+                        permissions: ("accounts:read" | "accounts:create" | "accounts:update" | "entities:read" | "entities:create" | "entities:update" | "entities:delete" | "account_balances:read" | "transactions:read" | "transactions:update" | "statements:create" | "counterparties:read" | "counterparties:create" | "counterparties:update" | "counterparties:delete" | "external_accounts:read" | "external_accounts:create" | "external_accounts:update" | "external_accounts:delete" | "credit_transfers:read" | "credit_transfers:create" | "credit_transfers:update" | "credit_transfers:approve" | "direct_debits:read" | "direct_debits:create" | "direct_debits:update" | "direct_debits:approve" | "mandates:read" | "mandates:create" | "mandates:update" | "webhooks:read" | "webhooks:create" | "webhooks:update" | "webhooks:delete" | "users:read" | "users:create" | "users:update" | "users:delete" | "roles:read" | "roles:create" | "roles:update" | "roles:delete" | "audit_log:read" | "approval_chains:read" | "approval_chains:create" | "approval_chains:update" | "approval_chains:delete" | "sandbox:update" | "connections:read" | "connections:create" | "connections:update" | "connections:delete")[];
                         version: number;
                         /** @description Send verbatim in If-Match when updating. */
                         etag: string;
@@ -19237,7 +21197,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -19405,7 +21365,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -19528,7 +21488,7 @@ export interface operations {
                         builtin: boolean;
                         /** @description Holds the Owner's rights: approves payments no approval chain covers */
                         owner: boolean;
-                        permissions: ("accounts:read" | "accounts:create" | "accounts:update" | "entities:read" | "entities:create" | "entities:update" | "entities:delete" | "account_balances:read" | "transactions:read" | "transactions:update" | "statements:create" | "counterparties:read" | "counterparties:create" | "counterparties:update" | "counterparties:delete" | "external_accounts:read" | "external_accounts:create" | "external_accounts:update" | "external_accounts:delete" | "credit_transfers:read" | "credit_transfers:create" | "credit_transfers:update" | "credit_transfers:approve" | "direct_debits:read" | "direct_debits:create" | "direct_debits:update" | "direct_debits:approve" | "mandates:read" | "mandates:create" | "mandates:update" | "webhooks:read" | "webhooks:create" | "webhooks:update" | "webhooks:delete" | "users:read" | "users:create" | "users:update" | "users:delete" | "roles:read" | "roles:create" | "roles:update" | "roles:delete" | "approval_chains:read" | "approval_chains:create" | "approval_chains:update" | "approval_chains:delete" | "sandbox:update" | "connections:read" | "connections:create" | "connections:update" | "connections:delete")[];
+                        permissions: ("accounts:read" | "accounts:create" | "accounts:update" | "entities:read" | "entities:create" | "entities:update" | "entities:delete" | "account_balances:read" | "transactions:read" | "transactions:update" | "statements:create" | "counterparties:read" | "counterparties:create" | "counterparties:update" | "counterparties:delete" | "external_accounts:read" | "external_accounts:create" | "external_accounts:update" | "external_accounts:delete" | "credit_transfers:read" | "credit_transfers:create" | "credit_transfers:update" | "credit_transfers:approve" | "direct_debits:read" | "direct_debits:create" | "direct_debits:update" | "direct_debits:approve" | "mandates:read" | "mandates:create" | "mandates:update" | "webhooks:read" | "webhooks:create" | "webhooks:update" | "webhooks:delete" | "users:read" | "users:create" | "users:update" | "users:delete" | "roles:read" | "roles:create" | "roles:update" | "roles:delete" | "audit_log:read" | "approval_chains:read" | "approval_chains:create" | "approval_chains:update" | "approval_chains:delete" | "sandbox:update" | "connections:read" | "connections:create" | "connections:update" | "connections:delete")[];
                         version: number;
                         /** @description Send verbatim in If-Match when updating. */
                         etag: string;
@@ -19681,7 +21641,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -19827,7 +21787,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -20052,7 +22012,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -20211,7 +22171,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -20379,7 +22339,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -20661,7 +22621,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -20864,7 +22824,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -21067,7 +23027,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -21223,7 +23183,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -21438,7 +23398,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -21579,7 +23539,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -21769,7 +23729,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -21910,7 +23870,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -22090,7 +24050,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -22254,7 +24214,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -22382,7 +24342,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -22581,7 +24541,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -22773,7 +24733,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -22965,7 +24925,332 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server-side problem */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily offline for maintenance; Service unavailable */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listAuditLogEntries: {
+        parameters: {
+            query?: {
+                /** @description Page size: below 1 becomes 1, above 500 becomes 500; default 100 */
+                limit?: number;
+                /** @description The nextToken of the previous page */
+                token?: string;
+                /** @description Identifier of the resource */
+                actorUserId?: string;
+                actorAccessKeyId?: string;
+                /** @description What was done, `resource.verb`: e.g. users.create, roles.update, access_keys.first_use, credit_transfers.approve, sign_in.failed */
+                action?: string;
+                resourceType?: string;
+                resourceId?: string;
+                /** @description Entries recorded at or after this time (ISO 8601) */
+                "created[gte]"?: string;
+                /** @description Entries recorded at or before this time (ISO 8601) */
+                "created[lte]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            organizationId: string;
+                            /** Format: date-time */
+                            created: string;
+                            actor: {
+                                /**
+                                 * @description USER (signed in, a session), ACCESS_KEY, or SYSTEM
+                                 * @enum {unknown}
+                                 */
+                                type: "USER" | "ACCESS_KEY" | "SYSTEM";
+                                /**
+                                 * Format: uuid
+                                 * @description Identifier of the resource
+                                 */
+                                userId?: string;
+                                /** @description The access key, for type ACCESS_KEY */
+                                accessKeyId?: string;
+                                /** @description The session, for type USER */
+                                sessionId?: string;
+                            };
+                            /** @description What was done, `resource.verb`: e.g. users.create, roles.update, access_keys.first_use, credit_transfers.approve, sign_in.failed */
+                            action: string;
+                            resource: {
+                                /** @description e.g. users, roles, access_keys, webhooks, credit_transfers, sessions */
+                                type: string;
+                                id: string;
+                            };
+                            /** @description The request-id header of the request that made the change */
+                            requestId?: string;
+                            /** @description The client's IP address as the server saw it */
+                            clientAddress?: string;
+                            /** @description The resource before the change, as the API showed it, secrets redacted; absent for a creation */
+                            before?: unknown;
+                            /** @description The resource after the change, secrets redacted; absent for a deletion */
+                            after?: unknown;
+                        }[];
+                        /** @description Token for the next page; empty when no more items are known to exist */
+                        nextToken: string;
+                        /** @description The token this page was requested with; empty when none was sent */
+                        token: string;
+                        /** @description The effective limit used */
+                        limit: number;
+                    };
+                };
+            };
+            /** @description The request is invalid; The pagination token is invalid; The JSON Patch is invalid */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication is missing or wrong */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The access key lacks permission for this resource or action */
+            403: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server-side problem */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Temporarily offline for maintenance; Service unavailable */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAuditLogEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        id: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifier of the resource
+                         */
+                        organizationId: string;
+                        /** Format: date-time */
+                        created: string;
+                        actor: {
+                            /**
+                             * @description USER (signed in, a session), ACCESS_KEY, or SYSTEM
+                             * @enum {unknown}
+                             */
+                            type: "USER" | "ACCESS_KEY" | "SYSTEM";
+                            /**
+                             * Format: uuid
+                             * @description Identifier of the resource
+                             */
+                            userId?: string;
+                            /** @description The access key, for type ACCESS_KEY */
+                            accessKeyId?: string;
+                            /** @description The session, for type USER */
+                            sessionId?: string;
+                        };
+                        /** @description What was done, `resource.verb`: e.g. users.create, roles.update, access_keys.first_use, credit_transfers.approve, sign_in.failed */
+                        action: string;
+                        resource: {
+                            /** @description e.g. users, roles, access_keys, webhooks, credit_transfers, sessions */
+                            type: string;
+                            id: string;
+                        };
+                        /** @description The request-id header of the request that made the change */
+                        requestId?: string;
+                        /** @description The client's IP address as the server saw it */
+                        clientAddress?: string;
+                        /** @description The resource before the change, as the API showed it, secrets redacted; absent for a creation */
+                        before?: unknown;
+                        /** @description The resource after the change, secrets redacted; absent for a deletion */
+                        after?: unknown;
+                    };
+                };
+            };
+            /** @description The request is invalid; The pagination token is invalid; The JSON Patch is invalid */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Authentication is missing or wrong */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The access key lacks permission for this resource or action */
+            403: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Resource not found; No such endpoint */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -23149,7 +25434,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -23468,7 +25753,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -23668,7 +25953,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -23823,7 +26108,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -24139,7 +26424,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -24219,7 +26504,7 @@ export interface operations {
                             url: string;
                             filter: {
                                 /** @enum {unknown} */
-                                resource: "counterparties" | "external_accounts" | "transactions" | "credit_transfers" | "direct_debits" | "mandates";
+                                resource: "entities" | "counterparties" | "external_accounts" | "transactions" | "pending_transactions" | "credit_transfers" | "direct_debits" | "mandates";
                                 /**
                                  * @description Serialization of the delivered entity; 2
                                  * @enum {unknown}
@@ -24291,7 +26576,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -24371,7 +26656,7 @@ export interface operations {
                     url: string;
                     filter: {
                         /** @enum {unknown} */
-                        resource: "counterparties" | "external_accounts" | "transactions" | "credit_transfers" | "direct_debits" | "mandates";
+                        resource: "entities" | "counterparties" | "external_accounts" | "transactions" | "pending_transactions" | "credit_transfers" | "direct_debits" | "mandates";
                         /**
                          * @description Serialization of the delivered entity; 2
                          * @enum {unknown}
@@ -24410,7 +26695,7 @@ export interface operations {
                         url: string;
                         filter: {
                             /** @enum {unknown} */
-                            resource: "counterparties" | "external_accounts" | "transactions" | "credit_transfers" | "direct_debits" | "mandates";
+                            resource: "entities" | "counterparties" | "external_accounts" | "transactions" | "pending_transactions" | "credit_transfers" | "direct_debits" | "mandates";
                             /**
                              * @description Serialization of the delivered entity; 2
                              * @enum {unknown}
@@ -24530,7 +26815,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -24607,7 +26892,7 @@ export interface operations {
                         url: string;
                         filter: {
                             /** @enum {unknown} */
-                            resource: "counterparties" | "external_accounts" | "transactions" | "credit_transfers" | "direct_debits" | "mandates";
+                            resource: "entities" | "counterparties" | "external_accounts" | "transactions" | "pending_transactions" | "credit_transfers" | "direct_debits" | "mandates";
                             /**
                              * @description Serialization of the delivered entity; 2
                              * @enum {unknown}
@@ -24698,7 +26983,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -24778,7 +27063,7 @@ export interface operations {
                     url: string;
                     filter: {
                         /** @enum {unknown} */
-                        resource: "counterparties" | "external_accounts" | "transactions" | "credit_transfers" | "direct_debits" | "mandates";
+                        resource: "entities" | "counterparties" | "external_accounts" | "transactions" | "pending_transactions" | "credit_transfers" | "direct_debits" | "mandates";
                         /**
                          * @description Serialization of the delivered entity; 2
                          * @enum {unknown}
@@ -24816,7 +27101,7 @@ export interface operations {
                         url: string;
                         filter: {
                             /** @enum {unknown} */
-                            resource: "counterparties" | "external_accounts" | "transactions" | "credit_transfers" | "direct_debits" | "mandates";
+                            resource: "entities" | "counterparties" | "external_accounts" | "transactions" | "pending_transactions" | "credit_transfers" | "direct_debits" | "mandates";
                             /**
                              * @description Serialization of the delivered entity; 2
                              * @enum {unknown}
@@ -24960,7 +27245,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -25086,7 +27371,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -25268,7 +27553,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -25409,7 +27694,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -25471,7 +27756,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @enum {unknown} */
-                    resource?: "counterparties" | "external_accounts" | "transactions" | "credit_transfers" | "direct_debits" | "mandates";
+                    resource?: "entities" | "counterparties" | "external_accounts" | "transactions" | "pending_transactions" | "credit_transfers" | "direct_debits" | "mandates";
                 };
             };
         };
@@ -25627,7 +27912,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -25816,7 +28101,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -25993,7 +28278,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -26201,7 +28486,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -26254,7 +28539,109 @@ export interface operations {
         /** @description An ISO 20022 camt.053 (or camt.052, camt.054) document, versions .001.02 to .001.08 */
         requestBody: {
             content: {
+                /**
+                 * @example <?xml version="1.0" encoding="UTF-8"?>
+                 *     <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08">
+                 *       <BkToCstmrStmt>
+                 *         <GrpHdr>
+                 *           <MsgId>DKB-053-20260303-0001</MsgId>
+                 *           <CreDtTm>2026-03-03T21:30:00+01:00</CreDtTm>
+                 *         </GrpHdr>
+                 *         <Stmt>
+                 *           <Id>20260303-0001</Id>
+                 *           <ElctrncSeqNb>49</ElctrncSeqNb>
+                 *           <CreDtTm>2026-03-03T21:30:00+01:00</CreDtTm>
+                 *           <Acct>
+                 *             <Id><IBAN>DE02120300000000202051</IBAN></Id>
+                 *             <Ccy>EUR</Ccy>
+                 *           </Acct>
+                 *           <Bal>
+                 *             <Tp><CdOrPrtry><Cd>OPBD</Cd></CdOrPrtry></Tp>
+                 *             <Amt Ccy="EUR">5320.75</Amt>
+                 *             <CdtDbtInd>CRDT</CdtDbtInd>
+                 *             <Dt><Dt>2026-03-03</Dt></Dt>
+                 *           </Bal>
+                 *           <Bal>
+                 *             <Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp>
+                 *             <Amt Ccy="EUR">7105.75</Amt>
+                 *             <CdtDbtInd>CRDT</CdtDbtInd>
+                 *             <Dt><Dt>2026-03-03</Dt></Dt>
+                 *           </Bal>
+                 *           <Ntry>
+                 *             <Amt Ccy="EUR">1785.00</Amt>
+                 *             <CdtDbtInd>CRDT</CdtDbtInd>
+                 *             <Sts><Cd>BOOK</Cd></Sts>
+                 *             <BookgDt><Dt>2026-03-03</Dt></BookgDt>
+                 *             <ValDt><Dt>2026-03-03</Dt></ValDt>
+                 *             <AcctSvcrRef>2026030300912001</AcctSvcrRef>
+                 *             <BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>RCDT</Cd><SubFmlyCd>ESCT</SubFmlyCd></Fmly></Domn></BkTxCd>
+                 *             <NtryDtls>
+                 *               <TxDtls>
+                 *                 <Refs><EndToEndId>RE-2026-0311</EndToEndId></Refs>
+                 *                 <RltdPties>
+                 *                   <Dbtr><Pty><Nm>Holzbau Schneider GmbH</Nm></Pty></Dbtr>
+                 *                   <DbtrAcct><Id><IBAN>DE89370400440532013000</IBAN></Id></DbtrAcct>
+                 *                 </RltdPties>
+                 *                 <RmtInf><Ustrd>Invoice 2026-0311</Ustrd></RmtInf>
+                 *               </TxDtls>
+                 *             </NtryDtls>
+                 *           </Ntry>
+                 *         </Stmt>
+                 *       </BkToCstmrStmt>
+                 *     </Document>
+                 */
                 "application/xml": string;
+                /**
+                 * @example <?xml version="1.0" encoding="UTF-8"?>
+                 *     <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08">
+                 *       <BkToCstmrStmt>
+                 *         <GrpHdr>
+                 *           <MsgId>DKB-053-20260303-0001</MsgId>
+                 *           <CreDtTm>2026-03-03T21:30:00+01:00</CreDtTm>
+                 *         </GrpHdr>
+                 *         <Stmt>
+                 *           <Id>20260303-0001</Id>
+                 *           <ElctrncSeqNb>49</ElctrncSeqNb>
+                 *           <CreDtTm>2026-03-03T21:30:00+01:00</CreDtTm>
+                 *           <Acct>
+                 *             <Id><IBAN>DE02120300000000202051</IBAN></Id>
+                 *             <Ccy>EUR</Ccy>
+                 *           </Acct>
+                 *           <Bal>
+                 *             <Tp><CdOrPrtry><Cd>OPBD</Cd></CdOrPrtry></Tp>
+                 *             <Amt Ccy="EUR">5320.75</Amt>
+                 *             <CdtDbtInd>CRDT</CdtDbtInd>
+                 *             <Dt><Dt>2026-03-03</Dt></Dt>
+                 *           </Bal>
+                 *           <Bal>
+                 *             <Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp>
+                 *             <Amt Ccy="EUR">7105.75</Amt>
+                 *             <CdtDbtInd>CRDT</CdtDbtInd>
+                 *             <Dt><Dt>2026-03-03</Dt></Dt>
+                 *           </Bal>
+                 *           <Ntry>
+                 *             <Amt Ccy="EUR">1785.00</Amt>
+                 *             <CdtDbtInd>CRDT</CdtDbtInd>
+                 *             <Sts><Cd>BOOK</Cd></Sts>
+                 *             <BookgDt><Dt>2026-03-03</Dt></BookgDt>
+                 *             <ValDt><Dt>2026-03-03</Dt></ValDt>
+                 *             <AcctSvcrRef>2026030300912001</AcctSvcrRef>
+                 *             <BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>RCDT</Cd><SubFmlyCd>ESCT</SubFmlyCd></Fmly></Domn></BkTxCd>
+                 *             <NtryDtls>
+                 *               <TxDtls>
+                 *                 <Refs><EndToEndId>RE-2026-0311</EndToEndId></Refs>
+                 *                 <RltdPties>
+                 *                   <Dbtr><Pty><Nm>Holzbau Schneider GmbH</Nm></Pty></Dbtr>
+                 *                   <DbtrAcct><Id><IBAN>DE89370400440532013000</IBAN></Id></DbtrAcct>
+                 *                 </RltdPties>
+                 *                 <RmtInf><Ustrd>Invoice 2026-0311</Ustrd></RmtInf>
+                 *               </TxDtls>
+                 *             </NtryDtls>
+                 *           </Ntry>
+                 *         </Stmt>
+                 *       </BkToCstmrStmt>
+                 *     </Document>
+                 */
                 "text/xml": string;
             };
         };
@@ -26435,7 +28822,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -26491,7 +28878,65 @@ export interface operations {
         /** @description An ISO 20022 pain.002 (.001.10 or .001.03) status report, or a camt.054, camt.053 or camt.052 (.001.02 to .001.08), as the bank sent it */
         requestBody: {
             content: {
+                /**
+                 * @example <?xml version="1.0" encoding="UTF-8"?>
+                 *     <Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain.002.001.10">
+                 *       <CstmrPmtStsRpt>
+                 *         <GrpHdr>
+                 *           <MsgId>STS-20260303-0001</MsgId>
+                 *           <CreDtTm>2026-03-03T10:15:00Z</CreDtTm>
+                 *         </GrpHdr>
+                 *         <OrgnlGrpInfAndSts>
+                 *           <OrgnlMsgId>KASSA-20260303-0001</OrgnlMsgId>
+                 *           <OrgnlMsgNmId>pain.001.001.09</OrgnlMsgNmId>
+                 *           <GrpSts>PART</GrpSts>
+                 *         </OrgnlGrpInfAndSts>
+                 *         <OrgnlPmtInfAndSts>
+                 *           <OrgnlPmtInfId>KASSA-20260303-0001-1</OrgnlPmtInfId>
+                 *           <PmtInfSts>PART</PmtInfSts>
+                 *           <TxInfAndSts>
+                 *             <OrgnlEndToEndId>E2E-INV-2026-0117</OrgnlEndToEndId>
+                 *             <TxSts>ACSC</TxSts>
+                 *           </TxInfAndSts>
+                 *           <TxInfAndSts>
+                 *             <OrgnlEndToEndId>E2E-INV-2026-0118</OrgnlEndToEndId>
+                 *             <TxSts>RJCT</TxSts>
+                 *             <StsRsnInf><Rsn><Cd>AC04</Cd></Rsn></StsRsnInf>
+                 *           </TxInfAndSts>
+                 *         </OrgnlPmtInfAndSts>
+                 *       </CstmrPmtStsRpt>
+                 *     </Document>
+                 */
                 "application/xml": string;
+                /**
+                 * @example <?xml version="1.0" encoding="UTF-8"?>
+                 *     <Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain.002.001.10">
+                 *       <CstmrPmtStsRpt>
+                 *         <GrpHdr>
+                 *           <MsgId>STS-20260303-0001</MsgId>
+                 *           <CreDtTm>2026-03-03T10:15:00Z</CreDtTm>
+                 *         </GrpHdr>
+                 *         <OrgnlGrpInfAndSts>
+                 *           <OrgnlMsgId>KASSA-20260303-0001</OrgnlMsgId>
+                 *           <OrgnlMsgNmId>pain.001.001.09</OrgnlMsgNmId>
+                 *           <GrpSts>PART</GrpSts>
+                 *         </OrgnlGrpInfAndSts>
+                 *         <OrgnlPmtInfAndSts>
+                 *           <OrgnlPmtInfId>KASSA-20260303-0001-1</OrgnlPmtInfId>
+                 *           <PmtInfSts>PART</PmtInfSts>
+                 *           <TxInfAndSts>
+                 *             <OrgnlEndToEndId>E2E-INV-2026-0117</OrgnlEndToEndId>
+                 *             <TxSts>ACSC</TxSts>
+                 *           </TxInfAndSts>
+                 *           <TxInfAndSts>
+                 *             <OrgnlEndToEndId>E2E-INV-2026-0118</OrgnlEndToEndId>
+                 *             <TxSts>RJCT</TxSts>
+                 *             <StsRsnInf><Rsn><Cd>AC04</Cd></Rsn></StsRsnInf>
+                 *           </TxInfAndSts>
+                 *         </OrgnlPmtInfAndSts>
+                 *       </CstmrPmtStsRpt>
+                 *     </Document>
+                 */
                 "text/xml": string;
             };
         };
@@ -26990,7 +29435,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests in the past minute */
+            /** @description Too many requests in the past minute; Too many failed authentications in the past minute from this address or for this access key: wait before trying again */
             429: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
