@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { Credentials } from '../../src/iam/index.js'
 import type { HostResolver } from '../../src/webhooks/index.js'
 import { basicAuth, startTestApp, type TestApp } from '../support/test-app.js'
@@ -40,6 +41,22 @@ function text(value: string | Repeated): string {
 /** An id for a path slot no known id fits: well-formed, and no row has it. */
 const UNKNOWN_ID = '01900000-0000-7000-8000-000000000000'
 
+/**
+ * Each key used once before the run, and its first use recorded (issue 13: a key's first request writes
+ * `access_keys.first_use` to the audit log): otherwise a refused request that happens to be a key's first would
+ * be seen writing to the database.
+ */
+async function firstUseOf(t: TestApp, keys: Credentials[]): Promise<void> {
+  for (const key of keys) await t.request({ method: 'GET', url: '/financial-data/v2/accounts', as: key })
+  const accessKeys = keys.map((key) => key.accessKey)
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const unused = await t.db.database.db.selectFrom('access_keys').select('id').where('access_key', 'in', accessKeys).where('first_used_at', 'is', null).execute()
+    if (unused.length === 0) return
+    await sleep(20)
+  }
+  throw new Error('the fuzz keys were never marked used')
+}
+
 export class FuzzServer {
   readonly operations: Operation[] = loadOperations()
   private readonly byLabel = new Map(this.operations.map((operation) => [`${operation.method} ${operation.path}`, operation]))
@@ -64,6 +81,7 @@ export class FuzzServer {
       readOnly: await t.newKey('read-only'),
       otherOrganization: await t.newOrganization('Fuzz other organization'),
     }
+    await firstUseOf(t, Object.values(keys))
     // The users behind the suite's own keys are never offered to DELETE or PATCH: the suite needs them.
     const known = new KnownIds(new Set(Object.values(keys).map((key) => key.userId)))
     return new FuzzServer(t, Number(base.port), new HttpClient(base), keys, known, await fingerprinter(t.db.database))
