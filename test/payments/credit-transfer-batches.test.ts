@@ -140,6 +140,10 @@ describe('the request as a whole', () => {
     expectInvalidField(await postBatch(t, body), field)
   })
 
+  it('refuses a request with no body at all (no content type either) with a 400 naming body, not a 500', async () => {
+    expectInvalidField(await t.request({ method: 'POST', url: BATCHES }), 'body')
+  })
+
   it('refuses more than 1,000 records with a 413 saying so', async () => {
     const body = expectError(await postBatch(t, { treatment: 'INDIVIDUAL_PAYMENTS', payments: Array.from({ length: 1_001 }, () => ({})) }), 413, 'payload_too_large')
     expect(body.message).toContain('at most 1,000')

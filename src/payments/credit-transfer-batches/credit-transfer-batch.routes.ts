@@ -6,6 +6,7 @@ import { Type } from 'typebox'
 import { absentBodyIsEmpty } from '../../http/absent-body.js'
 import type { ApiApp } from '../../http/api-app.js'
 import { commandContext } from '../../http/command-context.js'
+import { invalidField } from '../../http/errors.js'
 import { ListEnvelope, ListQueryProperties } from '../../http/pagination.js'
 import { OptionalIfMatchHeaders, optionalIfMatch } from '../../http/preconditions.js'
 import { parseResourceRef } from '../../http/resource-ref.js'
@@ -112,6 +113,8 @@ export function creditTransferBatchRoutes(app: ApiApp, onApproved: () => void): 
         },
       },
       async (request, reply) => {
+        // A body schema per content type is not applied to a request with no body at all (Fastify matches none).
+        if (request.body === undefined) throw invalidField('body', 'is required: JSON, or a multipart/form-data upload of a CSV file', 'required')
         const batch = newBatchOf(request.body as BatchUpload | CreditTransferBatchEnvelope)
         return reply.code(201).send(await service.create(commandContext(request, reply, 201), batch))
       },
