@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config'
 
 /**
- * The slow suites, `npm run test:slow`: large statement uploads measured for memory and latency, and
- * the long fuzz run. Too slow for `npm test` (kept under ten minutes); CI runs both. SQLite only unless
+ * The slow suites, `npm run test:slow`: large statement uploads measured for memory and latency, the
+ * long fuzz run, the packed client, and the crash proof. Too slow for `npm test` (kept under ten minutes); CI runs both. SQLite only unless
  * TEST_DATABASE_URL is set, as in the main suite.
  */
 const postgres = process.env.TEST_DATABASE_URL
