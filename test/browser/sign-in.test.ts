@@ -56,7 +56,8 @@ describe('signing in to the dashboard', () => {
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: section }).click()
       await page.getByRole('heading', { level: 1, name: heading }).waitFor()
       expect(new URL(page.url()).pathname).toBe(`/dashboard/${section.toLowerCase()}`)
-      expect(await page.title()).toBe(`${heading} · Kassa`)
+      // The title is set by an effect after the page renders: wait for it rather than read it with the heading.
+      await page.waitForFunction((title) => document.title === title, `${heading} · Kassa`, { timeout: 5_000 })
       // The heading takes focus, so a keyboard or screen reader user starts on the new page.
       expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1')
       await screenshot(page, `page-${section.toLowerCase()}`)
