@@ -2,7 +2,7 @@
 export { connectionRoutes, lockFilesConnection, openSandboxConnection } from './connections/index.js'
 export { bankConnectorFor } from './bank-connectors.js'
 export { bankFileRoutes } from './files/index.js'
-export { inboundFileRoutes, readInboxes } from './files-in/index.js'
+export { inboundFileRoutes, readInboxes, type InboxGate } from './files-in/index.js'
 export { gatherDueFiles } from './files-out/file-gathering.js'
 export { withdrawQueuedPayment } from './files-out/files-connector.js'
 export { writePendingFiles } from './files-out/outbox-writer.js'

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { INBOUND_FILE_LIMIT } from '../../src/connectivity/files-in/pain002.model.js'
 import { gatherDueFiles, readInboxes } from '../../src/connectivity/index.js'
+import { createImportGate } from '../../src/financial-data/index.js'
 import type { Credentials } from '../../src/iam/index.js'
 import { createDirectDebit, createMandate, directDebitBody, endToEndIdOf, eventsOf, expectStatus, getPayment, setup, type PaymentJson, type Setup } from '../payments/lifecycle-helpers.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
@@ -249,6 +250,21 @@ describe('files in: pain.002', () => {
     expect(await readInboxes(t.db.database)).toEqual({ processed: 1, refused: [], failures: [] })
     expect((await readdir(join(inboxDir, 'processed'))).length).toBe(2)
     expect(await t.db.database.db.selectFrom('bank_files').select('id').where('message_id', '=', statusId(messageId)).execute()).toHaveLength(1)
+  })
+
+  it('folder mode: a file waits in the inbox while another import holds the gate, and is read on the next pass', async () => {
+    const { messageId } = await sentFile(1)
+    const name = 'status-gated.xml'
+    await writeFile(join(inboxDir, name), report({ version: 'pain.002.001.10', messageId: statusId(messageId, 7), originalMessageId: messageId, groupStatus: 'ACSC' }))
+    const gate = createImportGate()
+    let release!: () => void
+    const upload = gate.tryHolding(() => new Promise<void>((resolve) => (release = resolve)))
+    expect(await readInboxes(t.db.database, gate)).toEqual({ processed: 0, refused: [], failures: [] })
+    expect(existsSync(join(inboxDir, name))).toBe(true)
+    release()
+    await upload
+    expect(await readInboxes(t.db.database, gate)).toEqual({ processed: 1, refused: [], failures: [] })
+    expect(existsSync(join(inboxDir, name))).toBe(false)
   })
 
   it('folder mode: a file over the size limit is refused on its size, never read', async () => {

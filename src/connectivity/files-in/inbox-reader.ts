@@ -46,15 +46,48 @@ async function moveInto(directory: string, name: string, subfolder: string, cont
   await unlink(join(directory, name))
 }
 
+/** The process's one-import-at-a-time gate (financial-data ImportGate), as far as the inbox reader uses it. */
+export interface InboxGate {
+  /** Runs `work` holding the gate, or gives undefined without running it while another import holds it. */
+  tryHolding<T>(work: () => Promise<T>): Promise<T | undefined>
+}
+
+const UNGATED: InboxGate = { tryHolding: (work) => work() }
+
+/** Reads one dropped file and moves it: processed, or refused with why. @throws when the disk or the database failed. */
+async function readOne(database: Database, connection: { id: string; organization_id: string }, directory: string, name: string): Promise<{ refused?: string }> {
+  const service = createInboundFileService(database)
+  const path = join(directory, name)
+  // Too large to read at all: refused on its size, never loaded (INBOUND_FILE_LIMIT, as for an upload).
+  const { size, mtimeMs } = await stat(path)
+  if (size > INBOUND_FILE_LIMIT) {
+    await moveInto(directory, name, REFUSED_DIR, `${size}:${mtimeMs}`)
+    return { refused: `The file is larger than ${INBOUND_FILE_LIMIT / 1024 / 1024} MiB` }
+  }
+  const xml = await readFile(path, 'utf8')
+  const ctx = { actor: { organizationId: connection.organization_id }, transaction: database.transaction.bind(database) }
+  try {
+    if (Buffer.byteLength(xml, 'utf8') > INBOUND_FILE_LIMIT) throw new ApiError('payload_too_large', `The file is larger than ${INBOUND_FILE_LIMIT / 1024 / 1024} MiB`)
+    await service.receive(ctx, connection.id, xml)
+  } catch (error) {
+    // A file Kassa cannot read stays unread however often it is tried: out of the way, with the reason.
+    if (!(error instanceof ApiError) || error.status >= 500 || error.code === 'conflict') throw error
+    await moveInto(directory, name, REFUSED_DIR, xml)
+    return { refused: error.message }
+  }
+  await moveInto(directory, name, PROCESSED_DIR, xml)
+  return {}
+}
+
 /**
  * The files dropped in every connection's inboxDir, processed exactly as POST /connectivity/v2/connections/{id}/files
  * processes an upload (the same service). Each file is read before and moved after its transaction, never inside one.
  * Crash-safe by order: the file is processed (committed, with its content's hash) first and moved second; a crash
  * between the two leaves it in the inbox, and the next pass finds its hash known, changes nothing and moves it. A
- * file that moved was therefore always processed, and no file is lost or applied twice.
+ * file that moved was therefore always processed, and no file is lost or applied twice. Each file is read holding
+ * `gate` (the server's import gate: never beside an upload); one it cannot get waits in the inbox for the next pass.
  */
-export async function readInboxes(database: Database): Promise<InboxPass> {
-  const service = createInboundFileService(database)
+export async function readInboxes(database: Database, gate: InboxGate = UNGATED): Promise<InboxPass> {
   const pass: InboxPass = { processed: 0, refused: [], failures: [] }
   for (const connection of await connectionRepo.withInbox(database.db)) {
     const directory = connection.inbox_dir!
@@ -65,27 +98,10 @@ export async function readInboxes(database: Database): Promise<InboxPass> {
     for (const entry of entries.filter((candidate) => candidate.isFile() && isDropped(candidate.name))) {
       const path = join(directory, entry.name)
       try {
-        // Too large to read at all: refused on its size, never loaded (INBOUND_FILE_LIMIT, as for an upload).
-        const { size, mtimeMs } = await stat(path)
-        if (size > INBOUND_FILE_LIMIT) {
-          await moveInto(directory, entry.name, REFUSED_DIR, `${size}:${mtimeMs}`)
-          pass.refused.push({ path, message: `The file is larger than ${INBOUND_FILE_LIMIT / 1024 / 1024} MiB` })
-          continue
-        }
-        const xml = await readFile(path, 'utf8')
-        const ctx = { actor: { organizationId: connection.organization_id }, transaction: database.transaction.bind(database) }
-        try {
-          if (Buffer.byteLength(xml, 'utf8') > INBOUND_FILE_LIMIT) throw new ApiError('payload_too_large', `The file is larger than ${INBOUND_FILE_LIMIT / 1024 / 1024} MiB`)
-          await service.receive(ctx, connection.id, xml)
-        } catch (error) {
-          // A file Kassa cannot read stays unread however often it is tried: out of the way, with the reason.
-          if (!(error instanceof ApiError) || error.status >= 500 || error.code === 'conflict') throw error
-          await moveInto(directory, entry.name, REFUSED_DIR, xml)
-          pass.refused.push({ path, message: error.message })
-          continue
-        }
-        await moveInto(directory, entry.name, PROCESSED_DIR, xml)
-        pass.processed += 1
+        const read = await gate.tryHolding(() => readOne(database, connection, directory, entry.name))
+        if (read === undefined) continue
+        if (read.refused === undefined) pass.processed += 1
+        else pass.refused.push({ path, message: read.refused })
       } catch (error) {
         pass.failures.push({ path, error })
       }

@@ -1,2 +1,2 @@
 export { inboundFileRoutes } from './inbound-file.routes.js'
-export { readInboxes } from './inbox-reader.js'
+export { readInboxes, type InboxGate } from './inbox-reader.js'

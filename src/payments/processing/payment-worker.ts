@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
-import { deliverAnswers, gatherDueFiles, readInboxes, takeFiles, writePendingFiles } from '../../connectivity/index.js'
+import { deliverAnswers, gatherDueFiles, readInboxes, takeFiles, writePendingFiles, type InboxGate } from '../../connectivity/index.js'
 import type { Database } from '../../db/database.js'
 import { sandboxBankOf } from '../../financial-data/sandbox/index.js'
 import { approvedPayments, submitPayment } from './payment-submitter.js'
@@ -15,8 +15,8 @@ export interface PaymentWorkerOptions {
   /** Pause between passes: the sandbox's pace (KASSA_SANDBOX_PACE_MS). */
   intervalMilliseconds: number
   log: Pick<FastifyBaseLogger, 'error'>
-  /** The process's one-import-at-a-time gate (financial-data ImportGate): the inbox pass runs holding it, or waits a pass. */
-  imports: { tryHolding<T>(work: () => Promise<T>): Promise<T | undefined> }
+  /** The process's one-import-at-a-time gate (financial-data ImportGate): each inbox file is read holding it, or waits a pass. */
+  imports: InboxGate
 }
 
 /** Payments submitted per pass; the rest wait for the next one. */
@@ -54,7 +54,7 @@ export function startPaymentWorker(database: Database, options: PaymentWorkerOpt
       const answers = await deliverAnswers(database)
       for (const { answerId, error } of answers.failures) options.log.error({ err: error, answerId }, 'delivering a simulated bank file failed; retried next pass')
       // Files from banks: read and moved outside the transaction that applies each (inbox-reader.ts).
-      const inbox = (await options.imports.tryHolding(() => readInboxes(database))) ?? { processed: 0, refused: [], failures: [] }
+      const inbox = await readInboxes(database, options.imports)
       for (const { path, message } of inbox.refused) options.log.error({ path, reason: message }, 'a file in an inboxDir is no file Kassa reads; moved to refused/')
       for (const { path, error } of inbox.failures) options.log.error({ err: error, path }, 'reading a file from an inboxDir failed; retried next pass')
       const { errors } = await bank.processDue(new Date())
