@@ -78,6 +78,8 @@ describe('webhook delivery: the first-payment flow', () => {
         eventsOf(r, counterparty.id).length >= 3 &&
         eventsOf(r, counterparty.accounts[0]!.id).length >= 2 &&
         eventsOf(r, payment.id).some((event) => event.endsWith(':RECONCILED')) &&
+        // Deliveries keep order per entity, not across them: the booking's own may come after the payment's.
+        r.some((one) => one.json.resource === 'transactions' && one.json.entity.attachedTransactables?.[0]?.id === payment.id) &&
         r.some((one) => one.json.resource === 'pending_transactions' && one.json.event.name === 'BOOKED'),
       15_000,
     )
