@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/database.js'
+import { insertNewRows } from '../../db/insert-new.js'
 import type { PendingTransactionsTable } from '../../db/schema.js'
 import { keysetAfter, type PageRequest } from '../../http/pagination.js'
 import { etagOf } from '../../http/preconditions.js'
@@ -59,26 +60,13 @@ export interface PendingTransactionFilters {
   dateTo?: string
 }
 
-/** Rows per multi-row INSERT. */
-const INSERT_CHUNK = 1000
 
 export const pendingTransactionRepo = {
-  /**
-   * Inserts the rows whose entry reference the account has no pending transaction with; returns those inserted.
-   * INSERT_CHUNK rows per INSERT: 21 parameters each stay below SQLite's 32,766 bind parameters.
-   */
-  async insertNew(trx: Executor, rows: PendingTransactionsTable[]): Promise<PendingTransactionsTable[]> {
-    const ids = new Set<string>()
-    for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-      const inserted = await trx
-        .insertInto('pending_transactions')
-        .values(rows.slice(start, start + INSERT_CHUNK))
-        .onConflict((conflict) => conflict.columns(['account_id', 'entry_reference']).doNothing())
-        .returning('id')
-        .execute()
-      for (const { id } of inserted) ids.add(id)
-    }
-    return rows.filter((row) => ids.has(row.id))
+  /** Inserts the rows whose entry reference the account has no pending transaction with; returns those inserted. */
+  insertNew(trx: Executor, rows: PendingTransactionsTable[]): Promise<PendingTransactionsTable[]> {
+    return insertNewRows(rows, (chunk) =>
+      trx.insertInto('pending_transactions').values(chunk).onConflict((conflict) => conflict.columns(['account_id', 'entry_reference']).doNothing()).returning('id').execute(),
+    )
   },
 
   /** The account's pending transactions (of any status) with these entry references. */

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/database.js'
+import { insertNewRows } from '../../db/insert-new.js'
 import type { TransactionsTable } from '../../db/schema.js'
 import { keysetAfter, type PageRequest } from '../../http/pagination.js'
 import { etagOf } from '../../http/preconditions.js'
@@ -53,8 +54,6 @@ export function toTransaction(row: TransactionsTable): Transaction {
   }
 }
 
-/** Rows per multi-row INSERT. */
-const INSERT_CHUNK = 1000
 
 export interface TransactionFilters {
   accountId?: string
@@ -67,23 +66,11 @@ export interface TransactionFilters {
 }
 
 export const transactionRepo = {
-  /**
-   * Inserts entries the account does not have yet (by entry reference); returns the rows inserted, in
-   * the order given. Multi-row INSERTs of INSERT_CHUNK rows (23 parameters each stay well below SQLite's
-   * 32,766 and PostgreSQL's 65,535 bind parameters), RETURNING the ids that were new.
-   */
-  async insertNew(trx: Executor, rows: TransactionsTable[]): Promise<TransactionsTable[]> {
-    const insertedIds = new Set<string>()
-    for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-      const inserted = await trx
-        .insertInto('transactions')
-        .values(rows.slice(start, start + INSERT_CHUNK))
-        .onConflict((conflict) => conflict.columns(['account_id', 'entry_reference']).doNothing())
-        .returning('id')
-        .execute()
-      for (const { id } of inserted) insertedIds.add(id)
-    }
-    return rows.filter((row) => insertedIds.has(row.id))
+  /** Inserts entries the account does not have yet (by entry reference); returns the rows inserted, in the order given. */
+  insertNew(trx: Executor, rows: TransactionsTable[]): Promise<TransactionsTable[]> {
+    return insertNewRows(rows, (chunk) =>
+      trx.insertInto('transactions').values(chunk).onConflict((conflict) => conflict.columns(['account_id', 'entry_reference']).doNothing()).returning('id').execute(),
+    )
   },
 
   /** The account's transactions with these entry references (those it has of them). */
