@@ -3,6 +3,7 @@ import { tryTransactionLock } from '../db/claims.js'
 import type { Database, Dialect, Executor } from '../db/database.js'
 import { ApiError } from '../http/errors.js'
 import { isoAfter, nowIso } from '../shared/clock.js'
+import type { IdempotencyKeysTable } from '../db/schema.js'
 import { idempotencyRepo, type KeyScope } from './idempotency.repo.js'
 
 /** spec: Idempotency rules 3 — a key expires 24 hours after its first use. */
@@ -41,7 +42,11 @@ export interface HeldKey {
 
 /** A row's replay, or why there is none; nothing is written (an expired key counts as absent). */
 export async function lookUpKey(db: Executor, scope: KeyScope, fingerprint: string, now = nowIso()): Promise<Lookup> {
-  const existing = await idempotencyRepo.find(db, scope)
+  return lookupOf(await idempotencyRepo.find(db, scope), fingerprint, now)
+}
+
+/** What a key's row (if any) means for a request with `fingerprint`: absent when there is none, or it no longer counts. */
+function lookupOf(existing: IdempotencyKeysTable | undefined, fingerprint: string, now: string): Lookup {
   if (!existing || existing.expires_at <= now) return { outcome: 'absent' }
   if (existing.fingerprint !== fingerprint) return { outcome: 'mismatch' }
   if (existing.state === 'COMPLETED') return { outcome: 'replay', status: existing.response_status ?? 200, body: existing.response_body ?? '' }
@@ -68,12 +73,13 @@ export class TransactionalKey implements HeldKey {
 
   async enter(trx: Executor): Promise<void> {
     const now = nowIso()
-    const taken = !(await tryTransactionLock(trx, this.dialect, scopeName(this.scope))) || (await lookUpKey(trx, this.scope, this.fingerprint, now)).outcome !== 'absent'
-    if (taken) {
+    const existing = (await tryTransactionLock(trx, this.dialect, scopeName(this.scope))) ? await idempotencyRepo.find(trx, this.scope) : 'locked'
+    if (existing === 'locked' || lookupOf(existing, this.fingerprint, now).outcome !== 'absent') {
       this.yielded = true
       throw keyInUse()
     }
-    await idempotencyRepo.deleteDead(trx, this.scope, now)
+    // A row that no longer counts (expired, or an earlier version's claim whose process died) makes way.
+    if (existing) await idempotencyRepo.deleteDead(trx, this.scope, now)
   }
 
   async complete(db: Executor, status: number, body: string): Promise<void> {
