@@ -56,6 +56,8 @@ describe('a credit transfer the bank accepts', () => {
     })
     expect(pending.bookedTransactionId).toBeUndefined()
     expect(await getPending(t, org.as, pending.id)).toEqual(pending)
+    // An id in upper case names the same account (RFC 9562), as on every other list.
+    expect((await listPending(t, org.as, `?accountId=${source.toUpperCase()}`)).items).toEqual([pending])
     // Nothing is booked yet.
     expect(await bookingsOf(t, org.as, source, payment.id)).toEqual([])
 

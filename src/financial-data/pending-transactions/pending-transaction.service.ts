@@ -12,7 +12,7 @@ export const PENDING_TRANSACTIONS = 'pending_transactions'
 
 /** Query parameters → filters; without a status, the PENDING ones. @throws ApiError invalid_request (400: an inverted date range). */
 function filtersOf(query: PendingTransactionListQuery): PendingTransactionFilters {
-  return { accountId: query.accountId, currency: query.currency, status: query.status ?? 'PENDING', ...dateRangeOf(query) }
+  return { accountId: query.accountId?.toLowerCase(), currency: query.currency, status: query.status ?? 'PENDING', ...dateRangeOf(query) }
 }
 
 /** The read side of pending transactions: they are the bank's records, changed only by what it reports. */

@@ -1,5 +1,5 @@
 /** The sandbox bank: what other domains (payments, organizations, the CLI, the HTTP app) may import. */
-export { openAtSandboxBank, openSandboxAccounts, SANDBOX_BANK_BIC, SANDBOX_BANK_NAME, type OpenedSandboxAccount, type SandboxAccountOwner } from './sandbox-accounts.js'
+export { openSandboxAccounts, SANDBOX_BANK_BIC, SANDBOX_BANK_NAME, type OpenedSandboxAccount } from './sandbox-accounts.js'
 export { seedSandboxBank } from './sandbox-seeding.js'
 export {
   BANK_ORIGINATOR,

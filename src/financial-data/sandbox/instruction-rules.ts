@@ -66,7 +66,7 @@ export function returnReasonOf(instruction: Pick<InstructionFacts, 'counterparty
 }
 
 /** The scripted rejection: an amount whose last two minor-unit digits are 04 (EUR 12.04) is to a closed account. */
-export function isScriptedRejection(instruction: Pick<InstructionFacts, 'amount'>): boolean {
+function isScriptedRejection(instruction: Pick<InstructionFacts, 'amount'>): boolean {
   return instruction.amount % 100 === 4
 }
 
