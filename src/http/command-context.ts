@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { CommandContext } from '../shared/command-context.js'
+import { sendsSerialized } from './serialize-once.js'
 
 /**
  * The CommandContext of an HTTP request. Its transaction also stores the response for the
@@ -26,9 +27,8 @@ export function commandContext(request: FastifyRequest, reply: FastifyReply, sta
           if (held) {
             const body = String(reply.serialize(result))
             await held.complete(trx, status, body)
-            // Serialized once (issue 14): the stored bytes are the ones sent. Anything else sent on this reply
-            // (an error raised later sets its own serializer) is serialized plainly, as serialize-once.ts does.
-            reply.type('application/json; charset=utf-8').serializer((payload: unknown) => (payload === result ? body : JSON.stringify(payload)))
+            // Serialized once (issue 14): the stored bytes are the ones sent.
+            sendsSerialized(reply, result, body)
           }
           return result
         })

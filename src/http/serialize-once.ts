@@ -14,11 +14,17 @@ export function serializedOncePerResult(): <T extends object>(reply: FastifyRepl
       body = reply.serialize(result) as string
       bodies.set(result, body)
     }
-    const cached = body
-    // Anything else sent on this reply (an error raised after the handler) is serialized plainly.
-    // A custom serializer leaves the content type unset: it is JSON either way.
-    reply.type('application/json; charset=utf-8').serializer((payload: unknown) => (payload === result ? cached : JSON.stringify(payload)))
+    sendsSerialized(reply, result, body)
     return result
   }
   return (reply, result) => (result instanceof Promise ? result.then((value) => serve(reply, value)) : serve(reply, result))
+}
+
+/**
+ * Makes `reply` send `body` — `result` as already serialized by the route's schema — when it sends `result`;
+ * anything else sent on it (an error raised later) is serialized plainly. A custom serializer leaves the content
+ * type unset: it is JSON either way.
+ */
+export function sendsSerialized(reply: FastifyReply, result: unknown, body: string): void {
+  reply.type('application/json; charset=utf-8').serializer((payload: unknown) => (payload === result ? body : JSON.stringify(payload)))
 }

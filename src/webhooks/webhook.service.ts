@@ -64,13 +64,13 @@ export function createWebhookService(database: Database, policy: TargetPolicy) {
     return toWebhook(row, await webhookKeyRepo.listOf(db, [row.id]))
   }
 
-  /** Locks the webhook for a change of its keys (see webhookRepo.touch). @throws ApiError not_found, gone. */
   /** A change of the signing keys is a change of the webhook: its entry lists the key ids before and after (never secrets). */
   async function recordSigningKeyChange(trx: Executor, ctx: CommandContext, action: string, id: string, before: WebhookKeysTable[], after: WebhookKeysTable[]): Promise<void> {
     const idsOf = (keys: WebhookKeysTable[]) => ({ signingKeyIds: keys.map((key) => key.id) })
     await recordAuditEntry(trx, ctx, { action, resourceType: WEBHOOKS, resourceId: id, before: idsOf(before), after: idsOf(after) })
   }
 
+  /** Locks the webhook for a change of its keys (see webhookRepo.touch). @throws ApiError not_found, gone. */
   async function lockForChange(trx: Executor, organizationId: string, id: string, now: string): Promise<void> {
     await loadRow(trx, organizationId, id)
     if (!(await webhookRepo.touch(trx, id, { updated: now }))) throw new ApiError('gone', `The webhook ${id} was deleted`)

@@ -13,6 +13,7 @@ import { plannedBatchSteps } from '../approvals/approval-rules.js'
 import { draftCreditTransfer, externalIdTaken } from '../credit-transfers/credit-transfer.service.js'
 import type { BankToday } from '../lifecycle/bank-date.js'
 import { movePayment } from '../lifecycle/payment.js'
+import { paymentRepo } from '../lifecycle/payment.repo.js'
 import { insertPayment, stepRowsOf, type PaymentDraft } from '../lifecycle/payment-creation.js'
 import type { BatchRecord } from './batch-records.js'
 import { recordBatchEvent } from './credit-transfer-batch.js'
@@ -56,7 +57,7 @@ async function checkRecords(trx: Executor, actor: Actor, records: BatchRecord[],
     try {
       const draft = await draftCreditTransfer(trx, actor, record.input, bankToday)
       const externalId = draft.externalId
-      if (externalId !== undefined && (externalIds.has(externalId) || (await paymentWithExternalId(trx, actor.organizationId, externalId)))) {
+      if (externalId !== undefined && (externalIds.has(externalId) || (await paymentRepo.find(trx, actor.organizationId, 'CREDIT_TRANSFER', { externalId })) !== undefined)) {
         throw new ApiError('external_id_taken', undefined, [{ code: 'external_id_taken', field: 'externalId', error: `${externalId} is already used by another credit transfer of this organization or record of this batch` }])
       }
       if (externalId !== undefined) externalIds.add(externalId)
@@ -67,17 +68,6 @@ async function checkRecords(trx: Executor, actor: Actor, records: BatchRecord[],
     }
   }
   return checked
-}
-
-async function paymentWithExternalId(trx: Executor, organizationId: string, externalId: string): Promise<boolean> {
-  const row = await trx
-    .selectFrom('payments')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where('kind', '=', 'CREDIT_TRANSFER')
-    .where('external_id', '=', externalId)
-    .executeTakeFirst()
-  return row !== undefined
 }
 
 /**
