@@ -172,6 +172,8 @@ describe('Settings', () => {
   it('creates a role with its permissions ticked as checkboxes', async () => {
     const { context, page, problems } = await signedIn()
     await openSettings(page, 'Roles')
+    // The heading comes before the list has loaded: wait for its last row before reading them all.
+    await page.getByRole('table', { name: 'Roles' }).getByRole('rowheader', { name: 'Treasury approver' }).waitFor()
     expect(await page.getByRole('table', { name: 'Roles' }).getByRole('rowheader').allTextContents()).toEqual([
       'owner',
       'admin',
