@@ -18,6 +18,14 @@ beforeAll(async () => {
 afterAll(() => t.close())
 
 /** A fresh sandbox organization whose bank's today is TODAY, its operating (EUR) account, and a bank that records reports. */
+/**
+ * `amount`, or the nearest amount `step` away whose minor units do not end in 04: the seeded balances are random, and
+ * the sandbox bank rejects any amount ending in 04 on receipt (its scripted AC04), before looking at funds.
+ */
+function unscripted(amount: number, step = -1): number {
+  return amount % 100 === 4 ? amount + step : amount
+}
+
 async function setup() {
   const { organizationId } = await createSandboxOrganization(database, 'Bank test', { today: TODAY })
   const accounts = await sandboxAccounts(database, organizationId)
@@ -72,8 +80,9 @@ describe('submitting and executing', () => {
   it('fails AM04 when the booked balance minus reservations does not cover the payment', async () => {
     const { organizationId, operating, submit } = await setup()
     const booked = await bookedNow(database, operating.id)
-    expect(await submit({ amount: booked + 1 })).toMatchObject({ status: 'FAILED', reason: { code: 'AM04', description: 'Insufficient funds' } })
-    const first = Math.floor(booked * 0.6)
+    expect(await submit({ amount: unscripted(booked + 1, 1) })).toMatchObject({ status: 'FAILED', reason: { code: 'AM04', description: 'Insufficient funds' } })
+    let first = unscripted(Math.floor(booked * 0.6))
+    while (unscripted(booked - first) !== booked - first) first = unscripted(first - 1)
     expect((await submit({ amount: first })).status).toBe('ACCEPTED')
     // Booked alone would cover the second one; the first one's reservation does not leave enough.
     expect(await submit({ amount: first })).toMatchObject({ status: 'FAILED', reason: { code: 'AM04' } })
@@ -138,7 +147,7 @@ describe('submitting and executing', () => {
   it('checks a future-dated payment’s funds on its date: FAILED AM04 if they are gone', async () => {
     const { organizationId, operating, listener, bank, submit } = await setup()
     const booked = await bookedNow(database, operating.id)
-    const waiting = await submit({ amount: booked - 100, executionDate: addDays(TODAY, 1) })
+    const waiting = await submit({ amount: unscripted(booked - 100), executionDate: addDays(TODAY, 1) })
     expect(waiting.status).toBe('PENDING_AT_BANK')
     expect((await submit({ amount: 200 })).status).toBe('ACCEPTED') // today: takes funds first
     await bank.advance(organizationId, { days: 1 })
@@ -167,7 +176,7 @@ describe('submitting and executing', () => {
   it('lets only one of two payments racing for the last funds through', async () => {
     const { organizationId, operating, bank } = await setup()
     const booked = await bookedNow(database, operating.id)
-    const amount = Math.floor(booked * 0.7)
+    const amount = unscripted(Math.floor(booked * 0.7))
     const race = await Promise.all(
       [1, 2].map(() =>
         database.transaction((trx) => bank.submit(trx, creditTransfer(organizationId, operating.id, { executionDate: TODAY, amount }))),
