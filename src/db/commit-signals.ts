@@ -15,8 +15,9 @@ export function raiseAfterCommit(trx: Executor, signal: string): void {
 }
 
 export type CommitListener = () => void
+export type CommitSignals = ReturnType<typeof createCommitSignals>
 
-/** The listeners of one database: `run` wraps each of its transactions. */
+/** The listeners of one database: `committed` is called for each of its committed transactions. */
 export function createCommitSignals() {
   const listeners = new Map<string, Set<CommitListener>>()
   return {
@@ -27,15 +28,9 @@ export function createCommitSignals() {
       return () => set.delete(listener)
     },
 
-    /** Runs one transaction (`begin` runs `work` in it and commits), then tells the listeners of what it raised. */
-    async run<Trx extends Executor, T>(begin: (work: (trx: Trx) => Promise<T>) => Promise<T>, work: (trx: Trx) => Promise<T>): Promise<T> {
-      let transaction: Trx | undefined
-      const result = await begin((trx) => {
-        transaction = trx
-        return work(trx)
-      })
-      for (const signal of raised.get(transaction!) ?? []) for (const listener of listeners.get(signal) ?? []) listener()
-      return result
+    /** Tells the listeners of what `trx` raised; called once `trx` (or the savepoint it ran in) has committed. */
+    committed(trx: Executor): void {
+      for (const signal of raised.get(trx) ?? []) for (const listener of listeners.get(signal) ?? []) listener()
     },
   }
 }

@@ -13,10 +13,12 @@ import {
   type Transaction,
 } from 'kysely'
 import type { SqliteSynchronous } from '../config/config.js'
-import { createCommitSignals, type CommitListener } from './commit-signals.js'
+import { createCommitSignals, type CommitListener, type CommitSignals } from './commit-signals.js'
+import { groupCommit } from './group-commit.js'
 import type { DatabaseSchema } from './schema.js'
 import { migrateToLatest } from './migrate.js'
 import { registerReadPath } from './read-path.js'
+import { namedStatementPool } from './postgres-named-statements.js'
 
 export type Db = Kysely<DatabaseSchema>
 /** Anything a repository can run SQL on: the database itself or an open transaction. */
@@ -132,12 +134,13 @@ function openSqlite(url: string, synchronous: SqliteSynchronous): Kysely<Databas
 function openPostgres(url: string): Kysely<DatabaseSchema> {
   // Counts and sums come back as int8; they stay well inside 2^53 minor units.
   pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
-  const pool = new pg.Pool({ connectionString: url, max: 10 })
+  // Hot statements named and queries pipelined (postgres-named-statements.ts).
+  const { pool, dialectPool } = namedStatementPool({ connectionString: url, max: 10 })
   // An idle connection that the server ends (a restart, a terminated backend, a dropped database) is
   // reported here after the pool has discarded it; the next query opens a new one. Without a
   // listener, that 'error' event would crash the process.
   pool.on('error', () => undefined)
-  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) })
+  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool: dialectPool }) })
   registerReadPath(db, { dialect: 'postgres', read: async (query) => (await db.executeQuery(query)).rows })
   return db
 }
@@ -148,6 +151,19 @@ export interface DatabaseOptions {
   sqliteSynchronous?: SqliteSynchronous
 }
 
+/** PostgreSQL: a transaction of its own on a pooled connection; its listeners hear of it once it has committed. */
+function transactionPerConnection(db: Db, signals: CommitSignals): Database['transaction'] {
+  return async (work) => {
+    let transaction: Transaction<DatabaseSchema> | undefined
+    const result = await db.transaction().execute((trx) => {
+      transaction = trx
+      return work(trx)
+    })
+    signals.committed(transaction!)
+    return result
+  }
+}
+
 export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
   const dialect: Dialect = isPostgresUrl(url) ? 'postgres' : 'sqlite'
   const db = dialect === 'postgres' ? openPostgres(url) : openSqlite(url, options.sqliteSynchronous ?? 'NORMAL')
@@ -155,7 +171,8 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   return {
     db,
     dialect,
-    transaction: (work) => signals.run((inTransaction) => db.transaction().execute(inTransaction), work),
+    // SQLite has one writer: the transactions requested together commit together (group-commit.ts, issue 14).
+    transaction: dialect === 'postgres' ? transactionPerConnection(db, signals) : groupCommit(db, signals.committed),
     onCommit: signals.on,
     migrate: () => migrateToLatest(db as Kysely<unknown>),
     ping: async () => {

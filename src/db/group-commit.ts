@@ -1,0 +1,113 @@
+import type { ControlledTransaction, Kysely, Transaction } from 'kysely'
+
+/** How large a batch may grow before it commits, so the first work's reply waits a bounded time. */
+export interface GroupCommitLimits {
+  /** Works run in one batch at most. */
+  works: number
+  /** No further work joins a batch open this long; a long work (a statement import) so ends its batch. */
+  milliseconds: number
+}
+
+export const DEFAULT_LIMITS: GroupCommitLimits = { works: 64, milliseconds: 8 }
+
+/** Every work's savepoint has this name: each is released or rolled back before the next is taken. */
+const SAVEPOINT = 'work'
+
+interface Queued<DB> {
+  work: (trx: Transaction<DB>) => Promise<unknown>
+  resolve: (value: unknown) => void
+  reject: (error: unknown) => void
+}
+
+/** What a work came to inside its batch: its result and the savepoint it ran in, or its error (its savepoint rolled back). */
+interface Outcome<DB> {
+  queued: Queued<DB>
+  trx?: Transaction<DB>
+  value?: unknown
+  failure?: { error: unknown }
+}
+
+/** One turn of the event loop: requests whose sockets are ready meanwhile reach their transactions and join the batch. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/**
+ * Group commit for SQLite's one writer (issue 14): the transactions requested together share one BEGIN IMMEDIATE …
+ * COMMIT, each in a savepoint of its own, so one work's failure rolls back only its own writes (SQLite: ROLLBACK TO
+ * undoes a savepoint's changes and keeps the transaction). Works run one after another, as on one connection they
+ * must. No caller hears of its work before the batch's COMMIT has returned: a reply, a replayed Idempotency-Key or a
+ * 409 never rests on a write that is not durable, and the read connection already sees what the reply reports. If
+ * COMMIT fails, every caller of the batch gets its error and nothing of the batch is kept. `committed` runs for each
+ * work that committed (commit-signals.ts), before its caller hears.
+ */
+export function groupCommit<DB>(db: Kysely<DB>, committed: (trx: Transaction<DB>) => void, limits = DEFAULT_LIMITS) {
+  const queue: Array<Queued<DB>> = []
+  let running = false
+
+  /** Runs queued works in one transaction until the queue is empty or a limit is reached; never throws. */
+  async function runBatch(): Promise<void> {
+    let outer: ControlledTransaction<DB>
+    try {
+      outer = await db.startTransaction().execute()
+    } catch (error) {
+      // BEGIN failed (another process held the write lock past busy_timeout): so would the waiting works' own.
+      for (const queued of queue.splice(0)) queued.reject(error)
+      return
+    }
+    const started = performance.now()
+    const outcomes: Array<Outcome<DB>> = []
+    try {
+      while (outcomes.length < limits.works && performance.now() - started < limits.milliseconds) {
+        if (queue.length === 0) await nextTurn()
+        const queued = queue.shift()
+        if (!queued) break
+        const outcome: Outcome<DB> = { queued }
+        outcomes.push(outcome)
+        const trx = await outer.savepoint(SAVEPOINT).execute()
+        try {
+          outcome.value = await queued.work(trx)
+          await trx.releaseSavepoint(SAVEPOINT).execute()
+          outcome.trx = trx
+        } catch (error) {
+          outcome.failure = { error }
+          await (await trx.rollbackToSavepoint(SAVEPOINT).execute()).releaseSavepoint(SAVEPOINT).execute()
+        }
+      }
+      await outer.commit().execute()
+    } catch (error) {
+      // A savepoint command or COMMIT failed (SQLite may have ended the transaction itself: a full disk, an I/O
+      // error; or a deferred foreign key is still violated): nothing of the batch is kept, and no caller hears otherwise.
+      await outer.rollback().execute().catch(() => undefined)
+      for (const { queued, failure } of outcomes) queued.reject(failure ? failure.error : error)
+      return
+    }
+    for (const { queued, trx, value, failure } of outcomes) {
+      if (failure) {
+        queued.reject(failure.error)
+        continue
+      }
+      try {
+        committed(trx!)
+        queued.resolve(value)
+      } catch (error) {
+        queued.reject(error)
+      }
+    }
+  }
+
+  async function drain(): Promise<void> {
+    running = true
+    try {
+      while (queue.length > 0) await runBatch()
+    } finally {
+      running = false
+    }
+  }
+
+  /** Runs `work` in the next batch; settles once that batch has committed (or failed). */
+  return function transaction<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      queue.push({ work, resolve: resolve as (value: unknown) => void, reject })
+      if (!running) void drain()
+    })
+  }
+}
