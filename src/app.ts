@@ -17,7 +17,7 @@ import type { ApiApp } from './http/api-app.js'
 import { registerApiGuard, registerPublicGuard } from './http/api-guard.js'
 import { registerDashboard } from './http/dashboard.js'
 import { createHttpApp } from './http/http-app.js'
-import { SlidingWindowRateLimiter } from './http/rate-limiter.js'
+import { openRateLimitStore } from './http/rate-limits/index.js'
 import {
   accessKeyRoutes,
   auditLogRoutes,
@@ -52,7 +52,7 @@ import { deliveryRoutes, registerDeliveryWorker, webhookRoutes, webhookSettings,
 export interface AppOptions {
   /** failedAuthenticationsPerMinute left out: no limit on failed authentications (kassa serve always sets one). */
   config: Pick<Config, 'rateLimitPerMinute' | 'maintenance' | 'logLevel'> &
-    Partial<Pick<Config, 'webhookAllowLoopback' | 'bankFilesDir' | 'failedAuthenticationsPerMinute'>>
+    Partial<Pick<Config, 'webhookAllowLoopback' | 'bankFilesDir' | 'failedAuthenticationsPerMinute' | 'redisUrl'>>
   database: Database
   /** How long an Idempotency-Key stays locked by a request whose process may have died. */
   idempotencyLeaseMilliseconds?: number
@@ -64,6 +64,8 @@ export interface AppOptions {
   webhooks?: WebhookSettingsInput
   /** Pause between payment worker passes (submission, sandbox bank steps); false runs no worker. */
   paymentWorkerIntervalMilliseconds?: number | false
+  /** How the rate limits are shared (http/rate-limits/index.ts): production's defaults when omitted. */
+  rateLimits?: { windowMs?: number; syncMilliseconds?: number; redisKeyPrefix?: string }
 }
 
 /**
@@ -92,7 +94,10 @@ export async function buildApp(options: AppOptions): Promise<ApiApp> {
   // The dashboard's static pages (issue 11): people sign in there and act through this same public API.
   await registerDashboard(app)
 
-  const rateLimiter = new SlidingWindowRateLimiter(options.config.rateLimitPerMinute)
+  // Every process serving this Kassa counts against the same limits: in Redis when REDIS_URL is set, else the database.
+  const rateLimits = await openRateLimitStore({ ...options.rateLimits, redisUrl: options.config.redisUrl, database: options.database, log: app.log })
+  app.addHook('onClose', () => rateLimits.close())
+  const rateLimiter = rateLimits.limiter('requests', options.config.rateLimitPerMinute)
   // Sign-in and the OAuth2 token endpoint take no API credentials (they make them): their own scope, without
   // the API's authentication and Idempotency-Key.
   await app.register(async (publicApi: ApiApp) => {
@@ -112,7 +117,7 @@ export async function buildApp(options: AppOptions): Promise<ApiApp> {
       rateLimiter,
       ...(options.config.failedAuthenticationsPerMinute === undefined
         ? {}
-        : { failedAuthentications: createFailedAuthentications(options.config.failedAuthenticationsPerMinute) }),
+        : { failedAuthentications: createFailedAuthentications(rateLimits, options.config.failedAuthenticationsPerMinute) }),
     })
     registerIdempotency(api, options.database, { leaseMilliseconds: options.idempotencyLeaseMilliseconds ?? 120_000 })
     idempotencyTestRoutes(api)

@@ -33,6 +33,8 @@ const ConfigSchema = Type.Object({
    * every commit, surviving power loss, at the cost of one fsync per commit.
    */
   sqliteSynchronous: Type.Enum([...SQLITE_SYNCHRONOUS_LEVELS]),
+  /** Where every process keeps the rate limits (http/rate-limits/): Redis when set, otherwise the database. */
+  redisUrl: Type.Optional(Type.String({ pattern: '^rediss?://' })),
 })
 export type Config = Static<typeof ConfigSchema>
 
@@ -55,6 +57,7 @@ const VARIABLES: Record<keyof Config, { name: string; accepts: string }> = {
   sandboxPaceMilliseconds: { name: 'KASSA_SANDBOX_PACE_MS', accepts: 'an integer ≥ 10 (milliseconds)' },
   bankFilesDir: { name: 'KASSA_BANK_FILES_DIR', accepts: 'a directory path, other than the root (relative to the working directory)' },
   sqliteSynchronous: { name: 'KASSA_SQLITE_SYNCHRONOUS', accepts: `one of ${SQLITE_SYNCHRONOUS_LEVELS.join(', ')}` },
+  redisUrl: { name: 'REDIS_URL', accepts: 'redis://[user:password@]host:6379[/db] or rediss://… (TLS), or nothing for the database' },
 }
 
 const validateConfig = new Ajv({ allErrors: true }).compile<Config>(ConfigSchema)
@@ -107,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxPaceMilliseconds: integerFrom(env.KASSA_SANDBOX_PACE_MS, 1_000),
     bankFilesDir: directoryFrom(env.KASSA_BANK_FILES_DIR),
     sqliteSynchronous: (env.KASSA_SQLITE_SYNCHRONOUS || 'NORMAL').toUpperCase(),
+    redisUrl: env.REDIS_URL || undefined,
   }
   if (!validateConfig(config)) {
     const settings = new Set(

@@ -19,6 +19,7 @@ import * as entities from './migrations/0018-entities.js'
 import * as pendingTransactions from './migrations/0019-pending-transactions.js'
 import * as creditTransferBatches from './migrations/0020-credit-transfer-batches.js'
 import * as auditLog from './migrations/0021-audit-log.js'
+import * as rateLimitHits from './migrations/0022-rate-limit-hits.js'
 
 /** Migrations are listed here in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0019-pending-transactions': pendingTransactions,
   '0020-credit-transfer-batches': creditTransferBatches,
   '0021-audit-log': auditLog,
+  '0022-rate-limit-hits': rateLimitHits,
 }
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {

@@ -9,6 +9,7 @@ import type { AccountsTable, EntitiesTable, TransactionsTable, PendingTransactio
 import type { CounterpartiesTable, ExternalAccountsTable, PaymentsTable, PaymentApprovalStepsTable, MandatesTable, ApprovalChainsTable, CreditTransferBatchesTable, CreditTransferBatchResultsTable, CreditTransferBatchApprovalStepsTable } from './tables/payments.js'
 import type { WebhooksTable, WebhookKeysTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './tables/webhooks.js'
 import type { BankConnectionsTable, BankFileItemsTable, BankFilesTable, SimulatedBankAnswersTable, SimulatedBankIntakeTable } from './tables/connectivity.js'
+import type { RateLimitHitsTable } from './tables/rate-limits.js'
 
 export type { OrganizationsTable, RolesTable, UsersTable, AccessKeysTable, UserPasswordsTable, UserTotpTable, SessionsTable, SignInFailuresTable, OAuth2AccessTokensTable, AuditLogEntriesTable } from './tables/iam.js'
 export type { EventsTable, IdempotencyKeysTable } from './tables/conventions.js'
@@ -16,6 +17,7 @@ export type { AccountsTable, EntitiesTable, TransactionsTable, PendingTransactio
 export type { CounterpartiesTable, ExternalAccountsTable, PaymentsTable, PaymentApprovalStepsTable, MandatesTable, ApprovalChainsTable, CreditTransferBatchesTable, CreditTransferBatchResultsTable, CreditTransferBatchApprovalStepsTable } from './tables/payments.js'
 export type { WebhooksTable, WebhookKeysTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './tables/webhooks.js'
 export type { BankConnectionsTable, BankFileItemsTable, BankFilesTable, SimulatedBankAnswersTable, SimulatedBankIntakeTable } from './tables/connectivity.js'
+export type { RateLimitHitsTable } from './tables/rate-limits.js'
 
 export interface DatabaseSchema {
   organizations: OrganizationsTable
@@ -57,4 +59,5 @@ export interface DatabaseSchema {
   bank_files: BankFilesTable
   simulated_bank_intake: SimulatedBankIntakeTable
   simulated_bank_answers: SimulatedBankAnswersTable
+  rate_limit_hits: RateLimitHitsTable
 }

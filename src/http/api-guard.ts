@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Actor } from '../iam/actor.js'
 import type { Permission } from '../iam/permissions.js'
 import { ApiError } from './errors.js'
-import type { SlidingWindowRateLimiter } from './rate-limiter.js'
+import type { RateDecision, RateLimiter } from './rate-limiter.js'
 
 export interface ApiGuardOptions {
   maintenance: boolean
@@ -10,12 +10,14 @@ export interface ApiGuardOptions {
   authenticate: (request: FastifyRequest) => Actor | Promise<Actor>
   /** @throws ApiError forbidden (403) when the actor lacks the permission. */
   authorize: (actor: Actor, permission: Permission) => void
-  rateLimiter: SlidingWindowRateLimiter
+  /** The per-minute limit per credential and, on public routes, per address; shared across processes (rate-limits/). */
+  rateLimiter: RateLimiter
   /** The stricter limit on failed authentications (iam/failed-authentications.ts); none when absent. */
   failedAuthentications?: {
     /** @returns the 429 for a request whose address or key failed too often lately. */
-    refusal(request: FastifyRequest): ApiError | undefined
-    recordFailure(request: FastifyRequest): void
+    refusal(request: FastifyRequest): ApiError | undefined | Promise<ApiError | undefined>
+    /** Settles once the failure is counted where every process sees it. */
+    recordFailure(request: FastifyRequest): Promise<void>
   }
 }
 
@@ -25,9 +27,20 @@ function maintenance(): ApiError {
   return new ApiError('maintenance', undefined, undefined, { 'Retry-After': '60' })
 }
 
+/**
+ * `next` applied to `value`, at once when `value` is no promise: with the grant cached and the limits counted in
+ * memory, the whole guard runs without a promise.
+ */
+function andThen<T, U>(value: T | Promise<T>, next: (value: T) => U | Promise<U>): U | Promise<U> {
+  return value instanceof Promise ? value.then(next) : next(value)
+}
+
 /** The per-minute rate limit of one caller (429, with RateLimit-* headers on every response). */
-function limitRate(rateLimiter: SlidingWindowRateLimiter, reply: FastifyReply, caller: string): void {
-  const decision = rateLimiter.take(caller)
+function limitRate(rateLimiter: RateLimiter, reply: FastifyReply, caller: string): void | Promise<void> {
+  return andThen(rateLimiter.take(caller), (decision) => answerRate(reply, decision))
+}
+
+function answerRate(reply: FastifyReply, decision: RateDecision): void {
   reply.headers({
     'RateLimit-Limit': decision.limit,
     'RateLimit-Remaining': decision.remaining,
@@ -53,37 +66,45 @@ export function registerApiGuard(app: FastifyInstance, options: ApiGuardOptions)
   })
 
   /** Rate limit and permission, once the actor is known. */
-  function admit(request: FastifyRequest, reply: FastifyReply, actor: Actor): void {
+  function admit(request: FastifyRequest, reply: FastifyReply, actor: Actor): void | Promise<void> {
     request.actor = actor
-    limitRate(options.rateLimiter, reply, actor.accessKeyId)
-    const permission = request.routeOptions.config.permission
-    if (permission) options.authorize(actor, permission)
+    return andThen(limitRate(options.rateLimiter, reply, actor.accessKeyId), () => {
+      const permission = request.routeOptions.config.permission
+      if (permission) options.authorize(actor, permission)
+    })
   }
 
-  /** An error of the guard, a refused authentication counted first. */
-  function refused(request: FastifyRequest, error: unknown): Error {
-    if (error instanceof ApiError && error.status === 401) options.failedAuthentications?.recordFailure(request)
-    return error as Error
-  }
-
-  // Callback style: with the grant cached, the whole guard runs without a promise.
-  app.addHook('onRequest', (request, reply, done) => {
-    let actor: Actor | Promise<Actor>
-    try {
-      if (options.maintenance) throw maintenance()
-      const tooManyFailures = options.failedAuthentications?.refusal(request)
+  function guard(request: FastifyRequest, reply: FastifyReply): void | Promise<void> {
+    if (options.maintenance) throw maintenance()
+    return andThen(options.failedAuthentications?.refusal(request), (tooManyFailures) => {
       if (tooManyFailures) throw tooManyFailures
-      actor = options.authenticate(request)
-      if (!(actor instanceof Promise)) {
-        admit(request, reply, actor)
-        return done()
-      }
+      return andThen(options.authenticate(request), (actor) => admit(request, reply, actor))
+    })
+  }
+
+  /** Ends the request with the guard's error, a refused authentication counted first (before the 401 leaves). */
+  function refuse(request: FastifyRequest, error: unknown, done: (error: Error) => void): void {
+    const failures = error instanceof ApiError && error.status === 401 ? options.failedAuthentications : undefined
+    if (!failures) return done(error as Error)
+    // A store that cannot count it has logged so (rate-limits/outage.ts); the 401 is still the answer.
+    failures.recordFailure(request).then(
+      () => done(error as Error),
+      () => done(error as Error),
+    )
+  }
+
+  // Callback style: with the grant cached and the limits in memory, the whole guard runs without a promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    let outcome: void | Promise<void>
+    try {
+      outcome = guard(request, reply)
     } catch (error) {
-      return done(refused(request, error))
+      return refuse(request, error, done)
     }
-    actor.then((known) => admit(request, reply, known)).then(
+    if (!(outcome instanceof Promise)) return done()
+    outcome.then(
       () => done(),
-      (error: unknown) => done(refused(request, error)),
+      (error: unknown) => refuse(request, error, done),
     )
   })
 }
@@ -96,6 +117,6 @@ export function registerApiGuard(app: FastifyInstance, options: ApiGuardOptions)
 export function registerPublicGuard(app: FastifyInstance, options: PublicGuardOptions): void {
   app.addHook('onRequest', async (request, reply) => {
     if (options.maintenance) throw maintenance()
-    limitRate(options.rateLimiter, reply, `address:${request.ip}`)
+    await limitRate(options.rateLimiter, reply, `address:${request.ip}`)
   })
 }

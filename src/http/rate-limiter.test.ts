@@ -53,3 +53,23 @@ describe('SlidingWindowRateLimiter', () => {
     expect(limiter.peek('k', 1_000)).toMatchObject({ allowed: true, remaining: 1 })
   })
 })
+
+describe('SlidingWindowRateLimiter with other processes’ counts (rate-limits/database-store.ts)', () => {
+  it('admits only while its own and the others’ requests together are under the limit', () => {
+    const limiter = new SlidingWindowRateLimiter(4, 60_000)
+    const others = { count: 2, leavesAt: 30_000 }
+    expect(limiter.take('k', 0, others)).toEqual({ allowed: true, limit: 4, remaining: 1, resetSeconds: 0 })
+    // Full: the earliest a place frees is when the others' oldest leaves (30 s), before this process's own (60 s).
+    expect(limiter.take('k', 1_000, others)).toEqual({ allowed: true, limit: 4, remaining: 0, resetSeconds: 29 })
+    expect(limiter.take('k', 2_000, others)).toEqual({ allowed: false, limit: 4, remaining: 0, resetSeconds: 28 })
+    expect(limiter.peek('k', 2_000, others)).toMatchObject({ allowed: false, remaining: 0 })
+    // The others' requests gone, only its own two count.
+    expect(limiter.take('k', 3_000)).toMatchObject({ allowed: true, remaining: 1 })
+  })
+
+  it('refuses a key it never saw when the others alone fill the window, with the others’ reset', () => {
+    const limiter = new SlidingWindowRateLimiter(2, 60_000)
+    expect(limiter.peek('k', 0, { count: 2, leavesAt: 4_500 })).toEqual({ allowed: false, limit: 2, remaining: 0, resetSeconds: 5 })
+    expect(limiter.take('k', 0, { count: 3, leavesAt: 4_500 })).toEqual({ allowed: false, limit: 2, remaining: 0, resetSeconds: 5 })
+  })
+})
