@@ -1,41 +1,55 @@
+import cluster from 'node:cluster'
 import type { Config } from './config/config.js'
-import { openDatabase } from './db/database.js'
-import { buildApp } from './app.js'
 import type { ApiApp } from './http/api-app.js'
+import { openDatabase, type Database } from './db/database.js'
+import { buildApp } from './app.js'
+import { runPrimary } from './cluster.js'
+import { closeOnShutdown } from './http/shutdown.js'
 import { createSandboxOrganization, hasOrganizations } from './organizations/organization.service.js'
 
 /**
  * `kassa serve`: migrate, seed a sandbox organization into an empty database (its Owner key and the
- * Owner's one-time sign-in password are printed once, here and nowhere else), then listen until SIGINT/SIGTERM.
+ * Owner's one-time sign-in password are printed once, here and nowhere else), then serve HTTP until SIGINT/SIGTERM —
+ * in this process (`config.workers` 1), or in that many worker processes sharing the port, which the
+ * primary (this process) forks once the database is ready (src/cluster.ts). A worker runs this same command
+ * and only serves.
+ * @returns the app of a process that serves; undefined in the primary.
  */
-export async function serve(config: Config): Promise<ApiApp> {
+export async function serve(config: Config): Promise<ApiApp | undefined> {
   const database = openDatabase(config.databaseUrl, config)
+  if (cluster.isWorker) return listen(config, database)
+  await prepare(database, config)
+  if (config.workers === 1) return listen(config, database)
+  await database.close()
+  runPrimary(config)
+  return undefined
+}
+
+async function prepare(database: Database, config: Config): Promise<void> {
   await database.migrate()
-  if (!(await hasOrganizations(database))) {
-    const owner = await createSandboxOrganization(database, 'Sandbox', { ownerSignIn: true })
-    process.stdout.write(
-      [
-        'Created a sandbox organization. Its Owner access key is shown this once:',
-        `  organizationId: ${owner.organizationId}`,
-        `  accessKey:      ${owner.accessKey}`,
-        `  secret:         ${owner.secret}`,
-        `  try: curl -u ${owner.accessKey}:${owner.secret} http://${config.host}:${config.port}/financial-data/v2/accounts`,
-        'Sign in as the sandbox Owner with this one-time password, shown this once (a new one is chosen at first sign-in):',
-        `  email:          ${owner.signIn!.email}`,
-        `  password:       ${owner.signIn!.oneTimePassword}`,
-        `  at:             http://${config.host}:${config.port}/dashboard`,
-        '',
-      ].join('\n'),
-    )
-  }
+  if (await hasOrganizations(database)) return
+  const owner = await createSandboxOrganization(database, 'Sandbox', { ownerSignIn: true })
+  process.stdout.write(
+    [
+      'Created a sandbox organization. Its Owner access key is shown this once:',
+      `  organizationId: ${owner.organizationId}`,
+      `  accessKey:      ${owner.accessKey}`,
+      `  secret:         ${owner.secret}`,
+      `  try: curl -u ${owner.accessKey}:${owner.secret} http://${config.host}:${config.port}/financial-data/v2/accounts`,
+      'Sign in as the sandbox Owner with this one-time password, shown this once (a new one is chosen at first sign-in):',
+      `  email:          ${owner.signIn!.email}`,
+      `  password:       ${owner.signIn!.oneTimePassword}`,
+      `  at:             http://${config.host}:${config.port}/dashboard`,
+      '',
+    ].join('\n'),
+  )
+}
+
+/** The API in this process, with its background workers, until it is told to shut down. */
+async function listen(config: Config, database: Database): Promise<ApiApp> {
   const app = await buildApp({ config, database, paymentWorkerIntervalMilliseconds: config.sandboxPaceMilliseconds })
   app.addHook('onClose', () => database.close())
-  const shutdown = () => {
-    app.log.info('shutting down')
-    void app.close().then(() => process.exit(0))
-  }
-  process.once('SIGINT', shutdown)
-  process.once('SIGTERM', shutdown)
+  closeOnShutdown(app)
   await app.listen({ host: config.host, port: config.port })
   return app
 }

@@ -3,6 +3,7 @@ import { loadConfig } from '../config/config.js'
 import { BUILTIN_ROLE_NAMES, createAccessKey, RoleNotFoundError } from '../iam/index.js'
 import { createSandboxOrganization, organizationExists } from '../organizations/organization.service.js'
 import { serve } from '../server.js'
+import { registerBackupCommand } from './backup-command.js'
 import { registerImportStatementCommand } from './import-statement.js'
 import { registerPeopleCommands } from './people-commands.js'
 import { registerSandboxCommands } from './sandbox-commands.js'
@@ -20,14 +21,21 @@ function nonEmpty(value: string): string {
 
 /**
  * The management commands, which open the database directly (or run the server), unlike the API commands
- * beside them: serve, migrate, orgs, keys, users, sandbox, import-statement.
+ * beside them: serve, migrate, orgs, keys, users, sandbox, import-statement, backup.
  */
 export function registerManagementCommands(program: Command): void {
   program
     .command('serve')
     .description('Run the API server (HOST, PORT, DATABASE_URL, KASSA_* from the environment)')
-    .action(async () => {
-      await serve(loadConfig())
+    .option(
+      '--workers <n>',
+      'HTTP processes on this machine, sharing the port (default: KASSA_WORKERS, else 1). Several processes, and several ' +
+        'machines running this same command, may share one PostgreSQL database; on SQLite they share the file, one writer at a time. ' +
+        'SIGINT or SIGTERM lets requests in flight finish and answers later ones 503 with Retry-After',
+    )
+    .action(async (options: { workers?: string }) => {
+      // --workers wins over KASSA_WORKERS; a worker process runs this same command line (src/cluster.ts).
+      await serve(loadConfig(options.workers === undefined ? process.env : { ...process.env, KASSA_WORKERS: options.workers }))
     })
 
   program
@@ -74,4 +82,5 @@ export function registerManagementCommands(program: Command): void {
   registerPeopleCommands(program, orgs)
   registerSandboxCommands(program)
   registerImportStatementCommand(program)
+  registerBackupCommand(program)
 }

@@ -25,7 +25,16 @@ describe('loadConfig', () => {
       sandboxPaceMilliseconds: 1_000,
       bankFilesDir: resolve('data/bank-files'),
       sqliteSynchronous: 'NORMAL',
+      workers: 1,
     })
+  })
+
+  it('reads KASSA_WORKERS, from 1 to 64 HTTP processes, naming the variable otherwise', () => {
+    expect(loadConfig({ KASSA_WORKERS: '4' }).workers).toBe(4)
+    expect(problemOf({ KASSA_WORKERS: '0' })).toBe(
+      'Invalid configuration: KASSA_WORKERS must be an integer from 1 to 64 (HTTP processes; `kassa serve --workers N` sets it too), got "0"',
+    )
+    expect(problemOf({ KASSA_WORKERS: 'two' })).toContain('KASSA_WORKERS must be an integer from 1 to 64')
   })
 
   it('reads KASSA_SQLITE_SYNCHRONOUS in either case and refuses other values, naming the variable', () => {

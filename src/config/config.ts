@@ -35,6 +35,8 @@ const ConfigSchema = Type.Object({
   sqliteSynchronous: Type.Enum([...SQLITE_SYNCHRONOUS_LEVELS]),
   /** Where every process keeps the rate limits (http/rate-limits/): Redis when set, otherwise the database. */
   redisUrl: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  /** HTTP processes `kassa serve` runs on this machine, sharing its port (src/cluster.ts); 1 runs no cluster. */
+  workers: Type.Integer({ minimum: 1, maximum: 64 }),
 })
 export type Config = Static<typeof ConfigSchema>
 
@@ -58,6 +60,7 @@ const VARIABLES: Record<keyof Config, { name: string; accepts: string }> = {
   bankFilesDir: { name: 'KASSA_BANK_FILES_DIR', accepts: 'a directory path, other than the root (relative to the working directory)' },
   sqliteSynchronous: { name: 'KASSA_SQLITE_SYNCHRONOUS', accepts: `one of ${SQLITE_SYNCHRONOUS_LEVELS.join(', ')}` },
   redisUrl: { name: 'REDIS_URL', accepts: 'redis://[user:password@]host:6379[/db] or rediss://… (TLS), or nothing for the database' },
+  workers: { name: 'KASSA_WORKERS', accepts: 'an integer from 1 to 64 (HTTP processes; `kassa serve --workers N` sets it too)' },
 }
 
 const validateConfig = new Ajv({ allErrors: true }).compile<Config>(ConfigSchema)
@@ -111,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bankFilesDir: directoryFrom(env.KASSA_BANK_FILES_DIR),
     sqliteSynchronous: (env.KASSA_SQLITE_SYNCHRONOUS || 'NORMAL').toUpperCase(),
     redisUrl: env.REDIS_URL || undefined,
+    workers: integerFrom(env.KASSA_WORKERS, 1),
   }
   if (!validateConfig(config)) {
     const settings = new Set(

@@ -23,3 +23,33 @@ export function registerShutdownAnswers(app: FastifyInstance): void {
     }))
   })
 }
+
+/** What `kassa serve`'s primary process sends each worker process when it shuts down (src/cluster.ts). */
+export const SHUTDOWN_MESSAGE = 'kassa:shutdown'
+
+/**
+ * Closes the app, once, on SIGINT or SIGTERM or when the primary process says so (a worker of
+ * `kassa serve --workers N`), then ends the process: 0 once everything closed, 1 if closing failed.
+ * Closing lets requests already running finish, answers late ones as above, and stops the background
+ * workers, which finish the claim they hold and take no new one (their onClose hooks).
+ */
+export function closeOnShutdown(app: FastifyInstance): void {
+  let closing = false
+  const close = (reason: string) => {
+    if (closing) return
+    closing = true
+    app.log.info({ reason }, 'shutting down: finishing the requests in flight')
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'closing the server failed')
+        process.exit(1)
+      },
+    )
+  }
+  process.once('SIGINT', () => close('SIGINT'))
+  process.once('SIGTERM', () => close('SIGTERM'))
+  process.on('message', (message) => {
+    if (message === SHUTDOWN_MESSAGE) close('told by the primary process')
+  })
+}

@@ -19,7 +19,7 @@ beforeAll(async () => {
     return true
   }) as typeof process.stdout.write
   try {
-    app = await serve({
+    app = (await serve({
       host: '127.0.0.1',
       port: 0,
       databaseUrl: database.url,
@@ -31,7 +31,8 @@ beforeAll(async () => {
       sandboxPaceMilliseconds: 60_000,
       sqliteSynchronous: 'NORMAL',
       bankFilesDir: tmpdir(),
-    })
+      workers: 1,
+    }))!
   } finally {
     process.stdout.write = write
   }
