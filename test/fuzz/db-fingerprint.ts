@@ -8,8 +8,10 @@ import type { Database } from '../../src/db/database.js'
  *
  * idempotency_keys is left out: a request with an Idempotency-Key stores its answer, a 4xx included,
  * so that a retry replays it (src/idempotency/idempotency.hooks.ts) — that row is the refusal itself.
+ * rate_limit_hits neither: every request counts against its rate limit, a refused one too (issue 14: the limits
+ * shared by several processes, in the database when there is no Redis), and the counts are flushed in the background.
  */
-const BOOKKEEPING = new Set(['idempotency_keys', 'kysely_migration', 'kysely_migration_lock'])
+const BOOKKEEPING = new Set(['idempotency_keys', 'rate_limit_hits', 'kysely_migration', 'kysely_migration_lock'])
 
 export type Fingerprint = Record<string, string>
 

@@ -46,7 +46,7 @@ const UNKNOWN_ID = '01900000-0000-7000-8000-000000000000'
  * `access_keys.first_use` to the audit log): otherwise a refused request that happens to be a key's first would
  * be seen writing to the database.
  */
-async function firstUseOf(t: TestApp, keys: Credentials[]): Promise<void> {
+export async function firstUseOf(t: TestApp, keys: Credentials[]): Promise<void> {
   for (const key of keys) await t.request({ method: 'GET', url: '/financial-data/v2/accounts', as: key })
   const accessKeys = keys.map((key) => key.accessKey)
   for (let attempt = 0; attempt < 100; attempt += 1) {
@@ -93,12 +93,12 @@ export class FuzzServer {
     return operation
   }
 
-  /** Sends the request and files the ids of a 2xx JSON answer. */
-  async send(request: SentRequest): Promise<Answer> {
+  /** Sends the request and files the ids of a 2xx JSON answer in `known`. */
+  async send(request: SentRequest, known = this.known): Promise<Answer> {
     const answer = await this.client.send(request)
     if (answer.status >= 200 && answer.status < 300 && /json/.test(answer.headers['content-type'] ?? '')) {
       try {
-        this.known.harvest(request.path.split('?', 1)[0]!, JSON.parse(answer.body))
+        known.harvest(request.path.split('?', 1)[0]!, JSON.parse(answer.body))
       } catch {
         // A body cut at the client's limit is not JSON: nothing to file.
       }

@@ -46,9 +46,21 @@ export class KnownIds {
     }
   }
 
-  /** Ids listed under a collection path, e.g. `/payments/v2/counterparties`. */
+  /**
+   * Ids listed under a collection path, e.g. `/payments/v2/counterparties`; else under the same path in another
+   * version of the API (a batch is listed under v2beta and approved under v2: reference §3.3).
+   */
   inCollection(path: string): readonly string[] {
-    return this.collections.get(path) ?? []
+    const listed = this.collections.get(path)
+    if (listed) return listed
+    const versionless = (candidate: string) => candidate.replace(/\/v\d+(beta\d*)?\//, '/v/')
+    for (const [collection, ids] of this.collections) if (versionless(collection) === versionless(path)) return ids
+    return []
+  }
+
+  /** Every id seen. */
+  get all(): readonly string[] {
+    return this.everyId
   }
 
   /** Ids seen in fields of this name (`roleId`, `accountIds`), else every id seen. */

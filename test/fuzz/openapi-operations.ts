@@ -90,7 +90,11 @@ function parameters(operation: RawOperation, where: RawParameter['in']): Paramet
 }
 
 export function loadOperations(file = new URL('../../docs/openapi.json', import.meta.url)): Operation[] {
-  const document = JSON.parse(readFileSync(file, 'utf8')) as unknown
+  return operationsOf(JSON.parse(readFileSync(file, 'utf8')))
+}
+
+/** The operations of an OpenAPI document already read: the committed file's, or the one a running app serves. */
+export function operationsOf(document: unknown): Operation[] {
   const paths = resolved(document, (document as { paths: unknown }).paths) as Record<string, Record<string, RawOperation>>
   const operations: Operation[] = []
   for (const [path, item] of Object.entries(paths)) {

@@ -2,7 +2,8 @@ import { basicAuth } from '../support/test-app.js'
 import { counterpartyBody, IBANS } from '../support/fixtures.js'
 import type { Credentials } from '../../src/iam/index.js'
 import type { FuzzServer } from './fuzz-server.js'
-import type { Operation } from './openapi-operations.js'
+import type { KnownIds } from './known-ids.js'
+import { collectionOf, type Operation } from './openapi-operations.js'
 
 /**
  * Resources of every kind for the fuzzed requests to hit, made through the API as a client would:
@@ -14,38 +15,38 @@ import type { Operation } from './openapi-operations.js'
 const WEBHOOK_URLS = ['https://hooks.example.com/kassa', 'https://dual.example.com:8443/hooks?source=kassa']
 const FILTER = [{ resource: 'counterparties', apiVersion: 2 }, { resource: 'credit_transfers', apiVersion: 2, events: ['CREATED'] }]
 
-interface Created {
+export interface Created {
   id: string
   [field: string]: unknown
 }
 
-async function call(server: FuzzServer, method: string, path: string, body?: unknown, as: Credentials = server.keys.owner): Promise<Created> {
+/** A request the seeding needs to succeed: its JSON answer, or an error naming what failed. */
+export async function call(server: FuzzServer, method: string, path: string, body?: unknown, as: Credentials = server.keys.owner, contentType = 'application/json'): Promise<Created> {
   const headers: Record<string, string> = { authorization: basicAuth(as) }
-  if (body !== undefined) headers['content-type'] = 'application/json'
-  const answer = await server.send({ method, path, headers, ...(body === undefined ? {} : { body: Buffer.from(JSON.stringify(body)) }) })
+  if (body !== undefined) headers['content-type'] = contentType
+  const text = typeof body === 'string' ? body : JSON.stringify(body)
+  const answer = await server.send({ method, path, headers, ...(body === undefined ? {} : { body: Buffer.from(text) }) })
   if (answer.status < 200 || answer.status >= 300) throw new Error(`seeding: ${method} ${path} answered ${answer.status} ${answer.body.slice(0, 500)}`)
   return (answer.body === '' ? {} : JSON.parse(answer.body)) as Created
 }
 
-/** Every concrete path of a GET operation over the first few known ids of each of its path parameters. */
-function concretePaths(server: FuzzServer, operation: Operation): string[] {
+/** Every concrete path of an operation over the first `perParam` ids `known` lists for each of its path parameters. */
+export function concretePaths(known: KnownIds, operation: Operation, perParam = 4): string[] {
   let paths = [operation.path]
   for (const param of operation.pathParams) {
-    paths = paths.flatMap((path) => {
-      const collection = path.slice(0, path.indexOf(`{${param}}`)).replace(/\/$/, '')
-      return server.known.inCollection(collection).slice(0, 4).map((id) => path.replace(`{${param}}`, id))
-    })
+    paths = paths.flatMap((path) => known.inCollection(collectionOf(path, param)).slice(0, perParam).map((id) => path.replace(`{${param}}`, id)))
   }
   return paths
 }
 
-async function walkReads(server: FuzzServer, as: Credentials): Promise<void> {
+/** Every GET of the document sent as `as`, the ids of the answers filed in `known`. */
+export async function walkReads(server: FuzzServer, as: Credentials, known = server.known, perParam = 4): Promise<void> {
   // Twice: the first pass learns the ids that nested collections (a user's keys, a webhook's deliveries) are listed under.
   for (let pass = 0; pass < 2; pass += 1) {
     for (const operation of server.operations.filter((candidate) => candidate.method === 'GET')) {
-      for (const path of concretePaths(server, operation)) {
+      for (const path of concretePaths(known, operation, perParam)) {
         const list = operation.query.some((parameter) => parameter.name === 'limit')
-        await server.send({ method: 'GET', path: list ? `${path}?limit=25` : path, headers: { authorization: basicAuth(as) } })
+        await server.send({ method: 'GET', path: list ? `${path}?limit=25` : path, headers: { authorization: basicAuth(as) } }, known)
       }
     }
   }
