@@ -9,7 +9,21 @@ export interface BareBodies {
   creditTransfer?: unknown
 }
 
-export type ToServer = { type: 'bodies'; bodies: BareBodies } | { type: 'cpu' } | { type: 'stop' }
+/** What the prepared-statement floor (prepared-write-server.ts) writes to, and answers with. */
+export interface PreparedWriteSetup {
+  /** A database Kassa migrated and seeded: `sqlite:PATH` or `postgres://…`. */
+  databaseUrl: string
+  /** SQLite: one transaction per request, or group commit. PostgreSQL has one way (two round trips). */
+  commit: 'per-request' | 'group'
+  /** A credit transfer Kassa created there: the shape answered, and the organization, creator and accounts it names. */
+  creditTransfer: unknown
+}
+
+export type ToServer =
+  | { type: 'bodies'; bodies: BareBodies }
+  | { type: 'prepared'; setup: PreparedWriteSetup }
+  | { type: 'cpu' }
+  | { type: 'stop' }
 
 /** The server process's CPU time so far (user + system, microseconds), in answer to `cpu`. */
 export interface CpuUsage {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
-import type { BareBodies, BareReady, FromServer, KassaReady, ToServer } from './protocol.js'
+import type { BareBodies, BareReady, FromServer, KassaReady, PreparedWriteSetup, ToServer } from './protocol.js'
 
 export interface Server<Info> {
   url: string
@@ -80,12 +80,22 @@ export async function startKassa(databaseUrl: string, options: { paymentWorker?:
   return { url: `http://127.0.0.1:${info.port}`, info, cpuMicros: cpuProbe(child), stop: stopper(child) }
 }
 
-export async function startBare(bodies: BareBodies): Promise<Server<BareReady>> {
-  const child = forkServer('./bare-server.ts', {})
-  const ready = waitForReady<BareReady>(child, 'the bare server')
-  child.send({ type: 'bodies', bodies } satisfies ToServer)
+/** A baseline server (`script`), ready once it has the message it needs. */
+async function startBaseline(script: string, what: string, message: ToServer): Promise<Server<BareReady>> {
+  const child = forkServer(script, {})
+  const ready = waitForReady<BareReady>(child, what)
+  child.send(message)
   const info = await ready
   return { url: `http://127.0.0.1:${info.port}`, info, cpuMicros: cpuProbe(child), stop: stopper(child) }
+}
+
+export function startBare(bodies: BareBodies): Promise<Server<BareReady>> {
+  return startBaseline('./bare-server.ts', 'the bare server', { type: 'bodies', bodies })
+}
+
+/** The prepared-statement floor for writes (prepared-write-server.ts) on a database Kassa seeded. */
+export function startPreparedWrite(setup: PreparedWriteSetup): Promise<Server<BareReady>> {
+  return startBaseline('./prepared-write-server.ts', 'the prepared-statement server', { type: 'prepared', setup })
 }
 
 /** A fresh, empty database for one Kassa run, and how to get rid of it afterwards. */
