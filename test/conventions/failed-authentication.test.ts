@@ -1,22 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { basicAuth, startTestApp, type TestApp } from '../support/test-app.js'
+import { RATE_LIMIT_STORES } from './shared-rate-limits.js'
 
 /**
  * Issue 14: failed authentications are limited per client address and per access key, far below the request
  * rate; past the limit the address or the key is refused (429, Retry-After) before credentials are checked.
  */
 const LIMIT = 5
-let t: TestApp
-beforeAll(async () => {
-  t = await startTestApp({ failedAuthenticationsPerMinute: LIMIT, paymentWorkerIntervalMilliseconds: false })
-})
-afterAll(() => t.close())
 
-function get(authorization: string, remoteAddress: string) {
-  return t.app.inject({ method: 'GET', url: '/financial-data/v2/accounts', headers: { authorization }, remoteAddress })
-}
+// The same semantics whichever store keeps the counts (http/rate-limits/); two instances sharing them: rate-limits-across-processes.test.ts.
+describe.each(RATE_LIMIT_STORES)('failed authentications, kept in $name', (store) => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await startTestApp({ failedAuthenticationsPerMinute: LIMIT, paymentWorkerIntervalMilliseconds: false, ...store.options() })
+  })
+  afterAll(() => t.close())
 
-describe('failed authentications', () => {
+  function get(authorization: string, remoteAddress: string) {
+    return t.app.inject({ method: 'GET', url: '/financial-data/v2/accounts', headers: { authorization }, remoteAddress })
+  }
+
   it('refuses a key once its secret was wrong too often, whatever the address, and its right secret too; other keys go on', async () => {
     const attacked = await t.newKey('admin')
     const wrong = basicAuth({ accessKey: attacked.accessKey, secret: 'guess' })

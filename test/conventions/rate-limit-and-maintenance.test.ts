@@ -4,6 +4,7 @@ import type { ApiApp } from '../../src/http/api-app.js'
 import { basicAuth, startTestApp, type TestApp } from '../support/test-app.js'
 import { counterpartyBody } from '../support/fixtures.js'
 import { COUNTERPARTIES, countCounterparties, expectError, serverOn } from './expectations.js'
+import { RATE_LIMIT_STORES, logDestination } from './shared-rate-limits.js'
 
 function rateHeaders(response: { headers: Record<string, unknown> }) {
   return {
@@ -13,18 +14,26 @@ function rateHeaders(response: { headers: Record<string, unknown> }) {
   }
 }
 
+/** The server the maintenance checks run beside; the rate limit's have their own, one per store. */
 let t: TestApp
 beforeAll(async () => {
-  t = await startTestApp({ rateLimitPerMinute: 3 })
+  t = await startTestApp()
 })
 afterAll(() => t.close())
 
-describe('rate limit: per access key over the past minute', () => {
+// Issue 14: the same headers and semantics whichever store keeps the limits (http/rate-limits/).
+describe.each(RATE_LIMIT_STORES)('rate limit: per access key over the past minute, kept in $name', (store) => {
+  let tested: TestApp
+  beforeAll(async () => {
+    tested = await startTestApp({ rateLimitPerMinute: 3, ...store.options() })
+  })
+  afterAll(() => tested.close())
+
   it('counts down RateLimit-Remaining, then answers 429 with Retry-After, and the limit holds', async () => {
-    const key = await t.newKey('admin')
+    const key = await tested.newKey('admin')
     const seen = []
     for (let i = 0; i < 3; i += 1) {
-      const response = await t.request({ method: 'GET', url: COUNTERPARTIES, as: key })
+      const response = await tested.request({ method: 'GET', url: COUNTERPARTIES, as: key })
       expect(response.statusCode).toBe(200)
       seen.push(rateHeaders(response))
     }
@@ -34,7 +43,7 @@ describe('rate limit: per access key over the past minute', () => {
     expect(seen[2]!.reset).toBeLessThanOrEqual(60)
 
     for (let i = 0; i < 2; i += 1) {
-      const limited = await t.request({ method: 'GET', url: COUNTERPARTIES, as: key })
+      const limited = await tested.request({ method: 'GET', url: COUNTERPARTIES, as: key })
       expectError(limited, 429, 'rate_limited')
       const retryAfter = Number(limited.headers['retry-after'])
       expect(retryAfter).toBeGreaterThan(55)
@@ -44,50 +53,50 @@ describe('rate limit: per access key over the past minute', () => {
   })
 
   it('counts writes and refuses them past the limit without creating anything', async () => {
-    const key = await t.newKey('admin')
+    const key = await tested.newKey('admin')
     for (let i = 0; i < 3; i += 1) {
-      expect((await t.request({ method: 'POST', url: COUNTERPARTIES, body: counterpartyBody(), as: key })).statusCode).toBe(201)
+      expect((await tested.request({ method: 'POST', url: COUNTERPARTIES, body: counterpartyBody(), as: key })).statusCode).toBe(201)
     }
-    const before = await countCounterparties(t)
-    const limited = await t.request({ method: 'POST', url: COUNTERPARTIES, body: counterpartyBody(), as: key })
+    const before = await countCounterparties(tested)
+    const limited = await tested.request({ method: 'POST', url: COUNTERPARTIES, body: counterpartyBody(), as: key })
     expectError(limited, 429, 'rate_limited')
-    expect(await countCounterparties(t)).toBe(before)
+    expect(await countCounterparties(tested)).toBe(before)
   })
 
   it('counts error responses too, and carries the headers on them', async () => {
-    const key = await t.newKey('read-only')
-    const forbidden = await t.request({ method: 'POST', url: COUNTERPARTIES, body: counterpartyBody(), as: key })
+    const key = await tested.newKey('read-only')
+    const forbidden = await tested.request({ method: 'POST', url: COUNTERPARTIES, body: counterpartyBody(), as: key })
     expectError(forbidden, 403, 'forbidden')
     expect(rateHeaders(forbidden)).toMatchObject({ limit: 3, remaining: 2 })
-    const notFound = await t.request({ method: 'GET', url: `${COUNTERPARTIES}/00000000-0000-7000-8000-000000000000`, as: key })
+    const notFound = await tested.request({ method: 'GET', url: `${COUNTERPARTIES}/00000000-0000-7000-8000-000000000000`, as: key })
     expectError(notFound, 404, 'not_found')
     expect(rateHeaders(notFound)).toMatchObject({ limit: 3, remaining: 1 })
   })
 
   it('keeps a separate budget per access key', async () => {
-    const busy = await t.newKey('admin')
-    const quiet = await t.newKey('admin')
-    for (let i = 0; i < 3; i += 1) await t.request({ method: 'GET', url: COUNTERPARTIES, as: busy })
-    expectError(await t.request({ method: 'GET', url: COUNTERPARTIES, as: busy }), 429, 'rate_limited')
-    const other = await t.request({ method: 'GET', url: COUNTERPARTIES, as: quiet })
+    const busy = await tested.newKey('admin')
+    const quiet = await tested.newKey('admin')
+    for (let i = 0; i < 3; i += 1) await tested.request({ method: 'GET', url: COUNTERPARTIES, as: busy })
+    expectError(await tested.request({ method: 'GET', url: COUNTERPARTIES, as: busy }), 429, 'rate_limited')
+    const other = await tested.request({ method: 'GET', url: COUNTERPARTIES, as: quiet })
     expect(other.statusCode).toBe(200)
     expect(rateHeaders(other)).toMatchObject({ limit: 3, remaining: 2 })
   })
 
   it('does not limit the health probes', async () => {
     for (let i = 0; i < 5; i += 1) {
-      expect((await t.request({ method: 'GET', url: '/healthz', as: null })).statusCode).toBe(200)
-      expect((await t.request({ method: 'GET', url: '/readyz', as: null })).statusCode).toBe(200)
+      expect((await tested.request({ method: 'GET', url: '/healthz', as: null })).statusCode).toBe(200)
+      expect((await tested.request({ method: 'GET', url: '/readyz', as: null })).statusCode).toBe(200)
     }
   })
 
   it('does not spend a key’s budget on requests with its access key but a wrong secret', async () => {
-    const key = await t.newKey('admin')
+    const key = await tested.newKey('admin')
     for (let i = 0; i < 5; i += 1) {
-      const response = await t.request({ method: 'GET', url: COUNTERPARTIES, as: { ...key, secret: 'wrong' } })
+      const response = await tested.request({ method: 'GET', url: COUNTERPARTIES, as: { ...key, secret: 'wrong' } })
       expectError(response, 401, 'unauthorized')
     }
-    const real = await t.request({ method: 'GET', url: COUNTERPARTIES, as: key })
+    const real = await tested.request({ method: 'GET', url: COUNTERPARTIES, as: key })
     expect(real.statusCode).toBe(200)
     expect(rateHeaders(real).remaining).toBe(2)
   })
@@ -144,18 +153,6 @@ describe('maintenance: 503 with Retry-After while health endpoints answer', () =
     }
   })
 })
-
-/**
- * The destination the app's logger writes every line to (its request loggers are its children and share it):
- * pino keeps it under its `pino.stream` symbol, looked up by name so the test needs no import of pino itself.
- */
-function logDestination(logger: object): { write(line: string): boolean } {
-  for (let holder: object | null = logger; holder; holder = Object.getPrototypeOf(holder)) {
-    const symbol = Object.getOwnPropertySymbols(holder).find((candidate) => candidate.description === 'pino.stream')
-    if (symbol) return (holder as Record<symbol, { write(line: string): boolean }>)[symbol]!
-  }
-  throw new Error('the logger has no pino.stream')
-}
 
 describe('maintenance: logged at info, without a stack trace (issue 10)', () => {
   it('a 503 maintenance writes one info line with its code, no error line and no err or stack', async () => {

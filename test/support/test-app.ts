@@ -37,7 +37,7 @@ export async function startTestApp(
   overrides: Partial<AppOptions['config']> & Omit<Partial<AppOptions>, 'config' | 'database'> = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase()
-  const { idempotencyLeaseMilliseconds, authCacheMilliseconds, accessTokenLifetimeSeconds, webhooks, paymentWorkerIntervalMilliseconds = 100, ...config } = overrides
+  const { idempotencyLeaseMilliseconds, authCacheMilliseconds, accessTokenLifetimeSeconds, webhooks, rateLimits, paymentWorkerIntervalMilliseconds = 100, ...config } = overrides
   const app = await buildApp({
     // Connection directories are made under the system's temporary folder in tests.
     config: { rateLimitPerMinute: 100_000, maintenance: false, logLevel: 'silent', bankFilesDir: tmpdir(), ...config },
@@ -46,6 +46,7 @@ export async function startTestApp(
     authCacheMilliseconds,
     accessTokenLifetimeSeconds,
     webhooks,
+    rateLimits,
     paymentWorkerIntervalMilliseconds,
   })
   await app.ready()

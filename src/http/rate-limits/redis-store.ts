@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto'
+import { once } from 'node:events'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { Redis } from 'ioredis'
 import { SlidingWindowRateLimiter, type RateDecision, type RateLimiter } from '../rate-limiter.js'
 import { createOutage, type StoreLog } from './outage.js'
@@ -110,12 +112,17 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RateLi
   }
 }
 
-/** The first connection, waited for up to `timeoutMs`; a refusal or a timeout leaves the client reconnecting in the background. */
+/**
+ * The first connection, waited for until it is ready, refused, or `timeoutMs` passed; the client goes on
+ * reconnecting in the background (its connect() would wait through every retry).
+ */
 async function connect(client: Redis, timeoutMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, timeoutMs)
-  })
-  await Promise.race([client.connect().catch(() => undefined), timeout])
-  clearTimeout(timer)
+  const settled = new AbortController()
+  client.connect().catch(() => undefined)
+  await Promise.race([
+    once(client, 'ready', { signal: settled.signal }),
+    once(client, 'error', { signal: settled.signal }),
+    sleep(timeoutMs, undefined, { signal: settled.signal }),
+  ]).catch(() => undefined)
+  settled.abort()
 }
