@@ -201,4 +201,40 @@ describe('rate limits in Redis: Redis unreachable', () => {
       expectError(await get(other, basicAuth(fresh)), 429, 'rate_limited')
     })
   })
+
+  describe('not answering while connected (hung), then answering again', () => {
+    let relay: Awaited<ReturnType<typeof redisRelay>>
+    let t: TestApp
+    const lines: Array<Record<string, unknown>> = []
+    beforeAll(async () => {
+      relay = await redisRelay()
+      t = await startTestApp({ rateLimitPerMinute: 2, paymentWorkerIntervalMilliseconds: false, redisUrl: relay.url, rateLimits: { redisKeyPrefix: redisKeyPrefix() }, logLevel: 'info' })
+      vi.spyOn(logDestination(t.app.log), 'write').mockImplementation((line) => lines.push(JSON.parse(line)) > 0)
+    })
+    afterAll(async () => {
+      await t.close()
+      await relay.cut()
+    })
+
+    const storeLines = () => lines.filter((line) => String(line.msg).startsWith('rate limits:'))
+
+    it('answers each request after the command timeout with the per-process limit, warns once, and says once when Redis answers again', async () => {
+      const key = await t.newKey('admin')
+      relay.stall()
+      const started = Date.now()
+      const statuses = []
+      for (let i = 0; i < 3; i += 1) statuses.push((await get(t.app, basicAuth(key))).statusCode)
+      expect(statuses).toEqual([200, 200, 429])
+      // Each waited for the 500 ms timeout, not for ever (a generous bound for a busy machine).
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_400)
+      expect(Date.now() - started).toBeLessThan(10_000)
+      expect(storeLines().filter((line) => line.level === 40)).toHaveLength(1)
+
+      relay.resume()
+      const fresh = await t.newKey('admin')
+      expect((await get(t.app, basicAuth(fresh))).statusCode).toBe(200)
+      expect(storeLines().filter((line) => line.level === 30 && /reachable again/.test(String(line.msg)))).toHaveLength(1)
+      expect(storeLines().filter((line) => line.level === 40)).toHaveLength(1)
+    })
+  })
 })

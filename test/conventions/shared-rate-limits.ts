@@ -53,8 +53,10 @@ export function logDestination(logger: object): { write(line: string): boolean }
 }
 
 /** A TCP relay to the real Redis that a test can cut and restore on the same port: Redis going away, as a client sees it. */
-export async function redisRelay(): Promise<{ url: string; cut(): Promise<void>; restore(): Promise<void> }> {
+export async function redisRelay(): Promise<{ url: string; cut(): Promise<void>; restore(): Promise<void>; stall(): void; resume(): void }> {
   const sockets = new Set<Socket>()
+  /** The connections' client sides and their Redis sides: what stall() holds back. */
+  const pairs = new Map<Socket, Socket>()
   let server: Server
   let port = 0
   const listen = async () => {
@@ -66,6 +68,8 @@ export async function redisRelay(): Promise<{ url: string; cut(): Promise<void>;
         socket.on('error', () => undefined)
       }
       client.pipe(upstream).pipe(client)
+      pairs.set(client, upstream)
+      client.on('close', () => pairs.delete(client))
       client.on('close', () => upstream.destroy())
       upstream.on('close', () => client.destroy())
     })
@@ -81,5 +85,15 @@ export async function redisRelay(): Promise<{ url: string; cut(): Promise<void>;
       await closed
     },
     restore: listen,
+    /** Redis hung, as a client sees it: connected, but no command reaches it until resume(). */
+    stall() {
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream)
+        client.pause()
+      }
+    },
+    resume() {
+      for (const [client, upstream] of pairs) client.pipe(upstream)
+    },
   }
 }

@@ -51,7 +51,7 @@ type SlidingLogClient = Redis & {
 
 /**
  * Rate limits in Redis, shared and exact across every process and machine using it (issue 14): one round trip per
- * check. Commands fail at once when the connection is down (no offline queue) and after 250 ms when Redis does
+ * check. Commands fail at once when the connection is down (no offline queue) and after 500 ms when Redis does
  * not answer; meanwhile each process falls back to its own in-process limits — neither fail-open (unlimited
  * guessing of secrets) nor fail-closed (an outage of the API because a cache is down) — logged once when lost and
  * once when back. The client reconnects by itself.
@@ -64,7 +64,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RateLi
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: 250,
+    commandTimeout: 500,
     // Checks issued in the same tick (a request's address and key) share one round trip.
     enableAutoPipelining: true,
     retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
@@ -92,6 +92,8 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RateLi
         sequence += 1
         return client.slidingLog(`${name}:${key}`, windowMs, limit, take ? '1' : '0', `${store}:${sequence}`).then(
           ([allowed, count, resetMs]) => {
+            // Answered again after timeouts on a connection that never dropped (no 'ready' to say so).
+            outage.restored()
             const remaining = Math.max(0, limit - count)
             return { allowed: allowed === 1, limit, remaining, resetSeconds: remaining > 0 ? 0 : Math.max(1, Math.ceil(resetMs / 1000)) }
           },
