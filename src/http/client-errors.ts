@@ -44,9 +44,20 @@ export function rawErrorResponse(error: ApiError, requestId: string, head = fals
   ].join('\r\n')
 }
 
+/**
+ * How long a connection answered before its request was read stays open to read (and drop) what the client still
+ * sends. RFC 9112 §9.6: closing at once, with unread bytes, resets the connection, and the reset can erase the
+ * answer before the client reads it (a request line of megabytes met ECONNRESET instead of its 431: issue 14).
+ */
+export const LINGER_MS = 2_000
+
+/** Connections answered and half-closed, whose remaining bytes are read and dropped until LINGER_MS is over. */
+const lingering = new WeakSet<Socket>()
+
 /** Fastify's `clientErrorHandler`: `this` is the Fastify instance. */
 export function answerClientError(this: FastifyInstance, error: ConnectionError, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  // Node's parser reports each further chunk of a refused request again: it is already answered.
+  if (error.code === 'ECONNRESET' || socket.destroyed || lingering.has(socket)) return
   const { code, message } = ANSWERS[error.code ?? ''] ?? MALFORMED
   const requestId = generateRequestId()
   // An answer already under way (Node's request timeout firing late) cannot be replaced by another.
@@ -54,7 +65,14 @@ export function answerClientError(this: FastifyInstance, error: ConnectionError,
   // Node gives the bytes it failed on as a Buffer (Fastify's type says its JSON form).
   const packet: unknown = error.rawPacket
   const head = Buffer.isBuffer(packet) && packet.subarray(0, 5).toString('latin1') === 'HEAD '
-  if (socket.writable && !answering) socket.write(rawErrorResponse(new ApiError(code, message), requestId, head))
   this.log.info({ requestId, code, reason: error.code }, 'client error answered before routing')
-  socket.destroy(error)
+  if (!socket.writable || answering) {
+    socket.destroy(error)
+    return
+  }
+  // Half-close after the answer, read on, and close for good after LINGER_MS (RFC 9112 §9.6).
+  socket.end(rawErrorResponse(new ApiError(code, message), requestId, head))
+  lingering.add(socket)
+  socket.setTimeout(0)
+  setTimeout(() => socket.destroy(), LINGER_MS).unref()
 }

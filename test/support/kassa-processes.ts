@@ -8,9 +8,12 @@ export interface KassaProcess {
   port: number
 }
 
-/** Forks a server process on `databaseUrl` and resolves once it listens; `env` adds to the test's environment. */
-export function startKassaProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<KassaProcess> {
-  const child = fork(fileURLToPath(new URL('./kassa-process.ts', import.meta.url)), [], {
+/**
+ * Forks a server process on `databaseUrl` and resolves once it listens; `env` adds to the test's environment.
+ * `script`: another serveInChild script (test/support/child-server.ts) for an app built otherwise.
+ */
+export function startKassaProcess(databaseUrl: string, env: Record<string, string> = {}, script = new URL('./kassa-process.ts', import.meta.url)): Promise<KassaProcess> {
+  const child = fork(fileURLToPath(script), [], {
     execArgv: ['--import', 'tsx'],
     env: { ...process.env, ...env, DATABASE_URL: databaseUrl },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
