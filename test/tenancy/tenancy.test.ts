@@ -101,7 +101,7 @@ describe(`tenancy and authorization on every route (issue 14), ${testBackend()}`
       }
       const found: string[] = []
       for (const query of queries) {
-        const { answer } = await exchange(world, await requestOf(world, operation, operation.path, caller, query))
+        const answer = await world.server.client.send(await requestOf(world, operation, operation.path, caller, query))
         // An id B sent may come back in B's own answer (a 404 naming it): the leak is any other of A's.
         const leaked = leakedIds(answer.body, aIds).filter((id) => !query.includes(id))
         if (leaked.length > 0) found.push(`${query} answered ${answer.status} with A's ids ${leaked.join(', ')}`)
@@ -117,7 +117,7 @@ describe(`tenancy and authorization on every route (issue 14), ${testBackend()}`
     const callers = [byKey("A's read-only key", world.a.readOnly), bySession("A's read-only session", world.a.readOnlySession)]
     const problems = await problemsOf(callers, tenanted().filter(isRead), async (operation, caller) => {
       const expected = caller.kind === 'key' && OWN_SESSION.has(label(operation)) ? 404 : 200
-      const { answer } = await exchange(world, await requestOf(world, operation, aPath(operation), caller))
+      const answer = await world.server.client.send(await requestOf(world, operation, aPath(operation), caller))
       return answer.status === expected ? [] : [`answered ${answer.status}, not ${expected}: ${answer.body.slice(0, 200)}`]
     })
     expect(problems).toEqual([])
