@@ -42,6 +42,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ KASSA_SQLITE_SYNCHRONOUS: 'OFF' })).toThrow('KASSA_SQLITE_SYNCHRONOUS must be one of NORMAL, FULL, got "OFF"')
   })
 
+  it('reads REDIS_URL (redis:// or rediss://; none keeps the rate limits in the database) and refuses other schemes', () => {
+    expect(loadConfig({}).redisUrl).toBeUndefined()
+    expect(loadConfig({ REDIS_URL: '' }).redisUrl).toBeUndefined()
+    expect(loadConfig({ REDIS_URL: 'redis://cache:6379/0' }).redisUrl).toBe('redis://cache:6379/0')
+    expect(loadConfig({ REDIS_URL: 'rediss://user:secret@cache:6380' }).redisUrl).toBe('rediss://user:secret@cache:6380')
+    expect(problemOf({ REDIS_URL: 'cache:6379' })).toContain('REDIS_URL must be redis://[user:password@]host:6379[/db] or rediss://… (TLS)')
+  })
+
   it('takes KASSA_BANK_FILES_DIR relative to the working directory, and refuses the root', () => {
     expect(loadConfig({ KASSA_BANK_FILES_DIR: '/srv/kassa/bank-files' }).bankFilesDir).toBe('/srv/kassa/bank-files')
     expect(loadConfig({ KASSA_BANK_FILES_DIR: 'files' }).bankFilesDir).toBe(resolve('files'))
