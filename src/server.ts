@@ -13,9 +13,9 @@ import { createSandboxOrganization, hasOrganizations } from './organizations/org
  * in this process (`config.workers` 1), or in that many worker processes sharing the port, which the
  * primary (this process) forks once the database is ready (src/cluster.ts). A worker runs this same command
  * and only serves.
- * @returns the app of a process that serves; undefined in the primary.
+ * @returns the server of a process that serves; undefined in the primary.
  */
-export async function serve(config: Config): Promise<ApiApp | undefined> {
+export async function serve(config: Config): Promise<Served | undefined> {
   const database = openDatabase(config.databaseUrl, config)
   if (cluster.isWorker) return listen(config, database)
   await prepare(database, config)
@@ -45,11 +45,23 @@ async function prepare(database: Database, config: Config): Promise<void> {
   )
 }
 
+/** The server of this process: its app, and how to close both it and the database. */
+export interface Served {
+  app: ApiApp
+  /** Closes the app — requests in flight finish, background workers finish their claims — and then the database. */
+  close(): Promise<void>
+}
+
 /** The API in this process, with its background workers, until it is told to shut down. */
-async function listen(config: Config, database: Database): Promise<ApiApp> {
+async function listen(config: Config, database: Database): Promise<Served> {
   const app = await buildApp({ config, database, paymentWorkerIntervalMilliseconds: config.sandboxPaceMilliseconds })
-  app.addHook('onClose', () => database.close())
-  closeOnShutdown(app)
+  // Not an onClose hook: Fastify runs those last-registered first, so the database would close before the
+  // background workers' hooks (registered by buildApp) stopped them, and their last claims would fail.
+  const close = async () => {
+    await app.close()
+    await database.close()
+  }
+  closeOnShutdown(app.log, close)
   await app.listen({ host: config.host, port: config.port })
-  return app
+  return { app, close }
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { ApiError } from './errors.js'
 
 /** What a client that calls during shutdown is told to wait before retrying elsewhere or here. */
@@ -28,28 +28,28 @@ export function registerShutdownAnswers(app: FastifyInstance): void {
 export const SHUTDOWN_MESSAGE = 'kassa:shutdown'
 
 /**
- * Closes the app, once, on SIGINT or SIGTERM or when the primary process says so (a worker of
+ * Runs `close` once, on SIGINT or SIGTERM or when the primary process says so (a worker of
  * `kassa serve --workers N`), then ends the process: 0 once everything closed, 1 if closing failed.
- * Closing lets requests already running finish, answers late ones as above, and stops the background
- * workers, which finish the claim they hold and take no new one (their onClose hooks).
+ * Closing the app lets requests already running finish, answers late ones as above, and stops the
+ * background workers, which finish the claim they hold and take no new one (their onClose hooks).
  */
-export function closeOnShutdown(app: FastifyInstance): void {
+export function closeOnShutdown(log: FastifyBaseLogger, close: () => Promise<void>): void {
   let closing = false
-  const close = (reason: string) => {
+  const shutDown = (reason: string) => {
     if (closing) return
     closing = true
-    app.log.info({ reason }, 'shutting down: finishing the requests in flight')
-    app.close().then(
+    log.info({ reason }, 'shutting down: finishing the requests in flight')
+    close().then(
       () => process.exit(0),
       (error: unknown) => {
-        app.log.error({ err: error }, 'closing the server failed')
+        log.error({ err: error }, 'closing the server failed')
         process.exit(1)
       },
     )
   }
-  process.once('SIGINT', () => close('SIGINT'))
-  process.once('SIGTERM', () => close('SIGTERM'))
+  process.once('SIGINT', () => shutDown('SIGINT'))
+  process.once('SIGTERM', () => shutDown('SIGTERM'))
   process.on('message', (message) => {
-    if (message === SHUTDOWN_MESSAGE) close('told by the primary process')
+    if (message === SHUTDOWN_MESSAGE) shutDown('told by the primary process')
   })
 }

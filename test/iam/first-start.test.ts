@@ -9,6 +9,7 @@ import { asSession, CHANGE_PASSWORD, SESSION, signIn, signInRequest, type Sessio
 /** `kassa serve` on an empty database, in this process, with what it prints to standard output captured. */
 let database: TestDatabase
 let app: ApiApp
+let close: () => Promise<void>
 let printed = ''
 
 beforeAll(async () => {
@@ -19,7 +20,7 @@ beforeAll(async () => {
     return true
   }) as typeof process.stdout.write
   try {
-    app = (await serve({
+    ;({ app, close } = (await serve({
       host: '127.0.0.1',
       port: 0,
       databaseUrl: database.url,
@@ -32,13 +33,13 @@ beforeAll(async () => {
       sqliteSynchronous: 'NORMAL',
       bankFilesDir: tmpdir(),
       workers: 1,
-    }))!
+    }))!)
   } finally {
     process.stdout.write = write
   }
 })
 afterAll(async () => {
-  await app?.close()
+  await close?.()
   await database?.destroy()
 })
 

@@ -7,7 +7,7 @@ import { approvedPayments, submitPayment } from './payment-submitter.js'
 export interface PaymentWorker {
   /** Runs a pass now (or right after the current one): an approval need not wait for the next tick. */
   wake(): void
-  /** Stops after the pass in progress, if any; resolves when it is done. */
+  /** Submits no further payment and starts no further step of the pass; resolves once the one in hand (if any) is done. */
   stop(): Promise<void>
 }
 
@@ -36,29 +36,47 @@ export function startPaymentWorker(database: Database, options: PaymentWorkerOpt
   let again = false
   let timer: NodeJS.Timeout | undefined
 
+  const submitApproved = async () => {
+    for (const payment of await approvedPayments(database, BATCH)) {
+      // Stopping (the server shuts down): the rest wait for another process or the next start.
+      if (stopped) return
+      await submitPayment(database, payment).catch((error: unknown) =>
+        options.log.error({ err: error, paymentId: payment.id }, 'payment submission failed; retried next pass'),
+      )
+    }
+  }
+
+  const exchangeFiles = async () => {
+    const files = await gatherDueFiles(database)
+    for (const { groupKey, error } of files.failures) options.log.error({ err: error, groupKey }, 'making a bank file failed; retried next pass')
+    // After the files' transactions committed: disk writes never run inside one.
+    for (const { fileId, error } of await writePendingFiles(database)) options.log.error({ err: error, fileId }, 'writing a bank file to its outboxDir failed; retried next pass')
+    // The simulated bank behind files takes the new files and its answers reach Kassa (connectivity/simulated-bank).
+    const intake = await takeFiles(database, bank)
+    for (const { fileId, error } of intake.failures) options.log.error({ err: error, fileId }, 'the simulated bank could not take a file; retried next pass')
+    const answers = await deliverAnswers(database)
+    for (const { answerId, error } of answers.failures) options.log.error({ err: error, answerId }, 'delivering a simulated bank file failed; retried next pass')
+  }
+
+  const readBankFiles = async () => {
+    // Files from banks: read and moved outside the transaction that applies each (inbox-reader.ts).
+    const inbox = await readInboxes(database, options.imports)
+    for (const { path, message } of inbox.refused) options.log.error({ path, reason: message }, 'a file in an inboxDir is no file Kassa reads; moved to refused/')
+    for (const { path, error } of inbox.failures) options.log.error({ err: error, path }, 'reading a file from an inboxDir failed; retried next pass')
+  }
+
+  const stepSandboxBank = async () => {
+    const { errors } = await bank.processDue(new Date())
+    for (const { organizationId, error } of errors) options.log.error({ err: error, organizationId }, 'sandbox bank step failed')
+  }
+
   const pass = async () => {
     try {
-      const approved = await approvedPayments(database, BATCH)
-      for (const payment of approved) {
-        await submitPayment(database, payment).catch((error: unknown) =>
-          options.log.error({ err: error, paymentId: payment.id }, 'payment submission failed; retried next pass'),
-        )
+      // A stop lets the step in hand finish and starts no other.
+      for (const step of [submitApproved, exchangeFiles, readBankFiles, stepSandboxBank]) {
+        if (stopped) return
+        await step()
       }
-      const files = await gatherDueFiles(database)
-      for (const { groupKey, error } of files.failures) options.log.error({ err: error, groupKey }, 'making a bank file failed; retried next pass')
-      // After the files' transactions committed: disk writes never run inside one.
-      for (const { fileId, error } of await writePendingFiles(database)) options.log.error({ err: error, fileId }, 'writing a bank file to its outboxDir failed; retried next pass')
-      // The simulated bank behind files takes the new files and its answers reach Kassa (connectivity/simulated-bank).
-      const intake = await takeFiles(database, bank)
-      for (const { fileId, error } of intake.failures) options.log.error({ err: error, fileId }, 'the simulated bank could not take a file; retried next pass')
-      const answers = await deliverAnswers(database)
-      for (const { answerId, error } of answers.failures) options.log.error({ err: error, answerId }, 'delivering a simulated bank file failed; retried next pass')
-      // Files from banks: read and moved outside the transaction that applies each (inbox-reader.ts).
-      const inbox = await readInboxes(database, options.imports)
-      for (const { path, message } of inbox.refused) options.log.error({ path, reason: message }, 'a file in an inboxDir is no file Kassa reads; moved to refused/')
-      for (const { path, error } of inbox.failures) options.log.error({ err: error, path }, 'reading a file from an inboxDir failed; retried next pass')
-      const { errors } = await bank.processDue(new Date())
-      for (const { organizationId, error } of errors) options.log.error({ err: error, organizationId }, 'sandbox bank step failed')
     } catch (error) {
       options.log.error({ err: error }, 'payment worker pass failed')
     }
