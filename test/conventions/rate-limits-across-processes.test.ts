@@ -3,6 +3,10 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { ApiApp } from '../../src/http/api-app.js'
 import type { Credentials } from '../../src/iam/index.js'
+import * as rateLimitHitsMigration from '../../src/db/migrations/0022-rate-limit-hits.js'
+import type { RateDecision } from '../../src/http/rate-limiter.js'
+import { openDatabaseStore } from '../../src/http/rate-limits/database-store.js'
+import { createTestDatabase } from '../support/test-database.js'
 import { basicAuth, startTestApp, type TestApp } from '../support/test-app.js'
 import { COUNTERPARTIES, expectError } from './expectations.js'
 import { RATE_LIMIT_STORES, REDIS_URL, instanceOn, logDestination, redisKeyPrefix, redisRelay } from './shared-rate-limits.js'
@@ -102,6 +106,32 @@ describe('rate limits in the database: expiry', () => {
     await sleep(2_500)
     const oldest = Math.floor(Date.now() / 1000) - 2
     expect((await rows()).filter((row) => Number(row.at_second) < oldest)).toEqual([])
+  })
+})
+
+describe('rate limits in the database: the database failing', () => {
+  it('goes on with per-process counts, warns once however many syncs fail, and says once when it answers again', async () => {
+    const db = await createTestDatabase()
+    const log = { info: vi.fn(), warn: vi.fn() }
+    const store = openDatabaseStore({ database: db.database, log, windowMs: 60_000, syncMilliseconds: 20 })
+    const limiter = store.limiter('requests', 2)
+    try {
+      // Every sync fails while the table is gone, as every statement would with the database down.
+      await db.database.db.schema.dropTable('rate_limit_hits').execute()
+      expect([0, 1, 2].map(() => (limiter.take('k') as RateDecision).allowed)).toEqual([true, true, false])
+      await vi.waitFor(() => expect(log.warn).toHaveBeenCalledTimes(1), { timeout: 5_000, interval: 20 })
+      expect(log.warn.mock.calls[0]![1]).toMatch(/the database unreachable/)
+      await sleep(300)
+      expect(log.warn).toHaveBeenCalledTimes(1)
+
+      await rateLimitHitsMigration.up(db.database.db as never)
+      await vi.waitFor(() => expect(log.info).toHaveBeenCalledTimes(1), { timeout: 5_000, interval: 20 })
+      expect(log.info.mock.calls[0]![0]).toMatch(/the database reachable again/)
+      expect((limiter.take('other') as RateDecision).allowed).toBe(true)
+    } finally {
+      await store.close()
+      await db.destroy()
+    }
   })
 })
 
