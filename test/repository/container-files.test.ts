@@ -188,7 +188,7 @@ describe('compose.yaml', () => {
   })
 
   it('publishes Kassa on the host loopback only (a TLS proxy in front), at the port the image listens on', () => {
-    expect(kassa!.ports).toEqual([`127.0.0.1:${imageEnv.PORT}:${imageEnv.PORT}`])
+    expect(kassa!.ports!.map(interpolated)).toEqual([`127.0.0.1:8080:${imageEnv.PORT}`])
   })
 
   it('keeps PostgreSQL data and Kassa bank files in named volumes', () => {
