@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Credentials } from '../../src/iam/index.js'
-import type { HostResolver } from '../../src/webhooks/index.js'
+import { startKassaProcess, stopped, type KassaProcess } from '../support/kassa-processes.js'
 import { basicAuth, startTestApp, type TestApp } from '../support/test-app.js'
 import { fingerprinter, type Fingerprint } from './db-fingerprint.js'
 import { headerValue, HttpClient, type Answer, type SentRequest } from './http-client.js'
@@ -9,30 +9,17 @@ import { KnownIds } from './known-ids.js'
 import { collectionOf, loadOperations, type Operation } from './openapi-operations.js'
 import type { PlanContext, RequestPlan } from './request-plans.js'
 import { percentEncoded, type AuthChoice, type Credential, type IdChoice, type IfMatchChoice } from './request-parts.js'
+import { resolveStub } from './stub-dns.js'
 
 /**
  * The app under fuzz: the real server on 127.0.0.1 over a fresh database of the backend under test,
  * with its background workers off so that every write comes from a request the suite made (and a
  * refused one can be shown to have written nothing). Webhook host names resolve through a stub DNS.
+ *
+ * With `processes` (issue 14), the requests go to that many server processes of their own on the one
+ * database instead (fuzz-process.ts), in turn; the app in this process then only makes the organizations
+ * and keys, and never listens.
  */
-
-/** Host names the stub DNS knows; anything else does not resolve. */
-export const STUB_DNS: Record<string, string[]> = {
-  'hooks.example.com': ['93.184.215.14'],
-  'dual.example.com': ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'],
-  'intranet.example.com': ['10.20.30.40'],
-  'metadata.example.com': ['169.254.169.254'],
-  'localhost.example.com': ['127.0.0.1'],
-  'mixed.example.com': ['93.184.215.14', '127.0.0.1'],
-  'mapped.example.com': ['::ffff:10.0.0.1'],
-  'compat.example.com': ['::127.0.0.1'],
-}
-
-const resolve: HostResolver = async (hostname) => {
-  const addresses = STUB_DNS[hostname]
-  if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' })
-  return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }))
-}
 
 function text(value: string | Repeated): string {
   return value instanceof Repeated ? value.value() : value
@@ -57,24 +44,39 @@ export async function firstUseOf(t: TestApp, keys: Credentials[]): Promise<void>
   throw new Error('the fuzz keys were never marked used')
 }
 
+export interface FuzzServerOptions {
+  /** Server processes of their own on the test database to send the requests to, in turn; none: the app in this process. */
+  processes?: number
+}
+
 export class FuzzServer {
   readonly operations: Operation[] = loadOperations()
   private readonly byLabel = new Map(this.operations.map((operation) => [`${operation.method} ${operation.path}`, operation]))
   /** Set once seed-resources.ts has made the organization's resources. */
   context!: PlanContext
+  /** The first server's client (requests that need no particular server); `send` takes each in turn. */
+  readonly client: HttpClient
+  /** The first server's port, for raw sockets. */
+  readonly port: number
+  private turn = 0
 
   private constructor(
     readonly t: TestApp,
-    readonly port: number,
-    readonly client: HttpClient,
+    private readonly servers: Array<{ port: number; client: HttpClient }>,
+    private readonly children: KassaProcess[],
     readonly keys: Record<Credential, Credentials>,
     readonly known: KnownIds,
     readonly fingerprint: () => Promise<Fingerprint>,
-  ) {}
+  ) {
+    this.client = servers[0]!.client
+    this.port = servers[0]!.port
+  }
 
-  static async start(): Promise<FuzzServer> {
-    const t = await startTestApp({ paymentWorkerIntervalMilliseconds: false, webhooks: { resolve, startWorker: false } })
-    const base = new URL(await t.app.listen({ host: '127.0.0.1', port: 0 }))
+  static async start({ processes = 0 }: FuzzServerOptions = {}): Promise<FuzzServer> {
+    const t = await startTestApp({ paymentWorkerIntervalMilliseconds: false, webhooks: { resolve: resolveStub, startWorker: false } })
+    const children = await Promise.all(Array.from({ length: processes }, () => startKassaProcess(t.db.url, {}, new URL('./fuzz-process.ts', import.meta.url))))
+    const ports = processes > 0 ? children.map((child) => child.port) : [Number(new URL(await t.app.listen({ host: '127.0.0.1', port: 0 })).port)]
+    const servers = ports.map((port) => ({ port, client: new HttpClient(new URL(`http://127.0.0.1:${port}`)) }))
     const keys: Record<Credential, Credentials> = {
       owner: t.owner,
       admin: await t.newKey('admin'),
@@ -84,7 +86,28 @@ export class FuzzServer {
     await firstUseOf(t, Object.values(keys))
     // The users behind the suite's own keys are never offered to DELETE or PATCH: the suite needs them.
     const known = new KnownIds(new Set(Object.values(keys).map((key) => key.userId)))
-    return new FuzzServer(t, Number(base.port), new HttpClient(base), keys, known, await fingerprinter(t.db.database))
+    return new FuzzServer(t, servers, children, keys, known, await fingerprinter(t.db.database))
+  }
+
+  /** Every server's client: the one in this process, or one per server process. */
+  get clients(): HttpClient[] {
+    return this.servers.map((server) => server.client)
+  }
+
+  /** The server processes that are gone (an uncaught error ends one), as `process N exited with …`. */
+  exitedProcesses(): string[] {
+    return this.children
+      .map(({ child }, index) => (child.exitCode === null && child.signalCode === null ? '' : `process ${index + 1} exited with ${child.exitCode ?? child.signalCode}`))
+      .filter((exited) => exited !== '')
+  }
+
+  /** Begins closing the first server, as a deployment stops one: in-flight requests finish, new ones get a 503. */
+  async shutDown(): Promise<void> {
+    const first = this.children[0]
+    if (!first) return this.t.app.close()
+    const exited = new Promise<void>((resolve) => first.child.once('exit', () => resolve()))
+    first.child.send('stop')
+    await exited
   }
 
   operation(label: string): Operation {
@@ -93,9 +116,10 @@ export class FuzzServer {
     return operation
   }
 
-  /** Sends the request and files the ids of a 2xx JSON answer in `known`. */
+  /** Sends the request to the next server in turn and files the ids of a 2xx JSON answer in `known`. */
   async send(request: SentRequest, known = this.known): Promise<Answer> {
-    const answer = await this.client.send(request)
+    this.turn = (this.turn + 1) % this.servers.length
+    const answer = await this.servers[this.turn]!.client.send(request)
     if (answer.status >= 200 && answer.status < 300 && /json/.test(answer.headers['content-type'] ?? '')) {
       try {
         known.harvest(request.path.split('?', 1)[0]!, JSON.parse(answer.body))
@@ -189,7 +213,8 @@ export class FuzzServer {
   }
 
   async close(): Promise<void> {
-    this.client.close()
+    for (const server of this.servers) server.client.close()
+    await Promise.all(this.children.map(({ child }) => stopped(child, 'SIGTERM')))
     await this.t.close()
   }
 }

@@ -5,7 +5,7 @@ import { testBackend } from '../support/test-database.js'
 import { answerProblems } from './answer-checks.js'
 import { floodedBody } from './body-mutations.js'
 import { ExchangeChecker } from './exchange-check.js'
-import { FuzzServer } from './fuzz-server.js'
+import { FuzzServer, type FuzzServerOptions } from './fuzz-server.js'
 import { hasEtag, type Operation } from './openapi-operations.js'
 import { patchDocument } from './patch-documents.js'
 import { rawExchange, malformedHttp } from './raw-http.js'
@@ -16,10 +16,12 @@ import { LINGER_MS, PROBE_DEADLINE_MS, startSlowProbes, type SlowProbe } from '.
 import { privateWebhookUrl } from './webhook-targets.js'
 
 /**
- * The fuzz suite of issue 9, defined once for its two runs: `npm test` (test/fuzz/operations.fuzz.test.ts)
- * and the long run of `npm run test:slow` (test/slow/fuzz-long.test.ts), which differ only in the number
- * of runs. Every property sends real HTTP to the app on 127.0.0.1, one request at a time (so that a
- * write can be pinned on the request that made it), and holds every answer to exchange-check.ts.
+ * The fuzz suite of issue 9, defined once for its runs: `npm test` (test/fuzz/operations.fuzz.test.ts),
+ * the long run of `npm run test:slow` (test/slow/fuzz-long.test.ts), which differ only in the number of
+ * runs, and the run across two server processes on one PostgreSQL database (issue 14,
+ * test/slow/fuzz-processes.test.ts), whose requests go to each process in turn. Every property sends real
+ * HTTP to the app on 127.0.0.1, one request at a time (so that a write can be pinned on the request that
+ * made it), and holds every answer to exchange-check.ts.
  *
  * KASSA_FUZZ_SEED replays a run (the seed is printed at the start and in every failure);
  * KASSA_FUZZ_RUNS sets the runs of the main property (the focused ones get shares of it);
@@ -52,7 +54,7 @@ function aimed(operation: Operation, plan: RequestPlan, overrides: Partial<Reque
   return { ...plan, method: operation.method, suffix: '', auth: OWNER, ids, headers: {}, ...overrides }
 }
 
-export function defineFuzzSuite(runs: number): void {
+export function defineFuzzSuite(runs: number, options: FuzzServerOptions = {}): void {
   const seed = fuzzSeed()
   /** Each property's time limit: generous, so that a slow machine fails on answers, not on the clock. */
   const timeout = (share: number) => 120_000 + runs * share * 200
@@ -73,12 +75,12 @@ export function defineFuzzSuite(runs: number): void {
   beforeAll(async () => {
     process.on('uncaughtException', recordUncaught)
     process.on('unhandledRejection', recordUncaught)
-    server = await FuzzServer.start()
+    server = await FuzzServer.start(options)
     probes = startSlowProbes(server.port, server.keys.owner)
     probesStarted = Date.now()
     await seedResources(server)
     checker = new ExchangeChecker(server)
-    process.stdout.write(`\nfuzz: seed ${seed} (replay with KASSA_FUZZ_SEED=${seed}), ${runs} runs, ${server.operations.length} operations, ${testBackend()}\n`)
+    process.stdout.write(`\nfuzz: seed ${seed} (replay with KASSA_FUZZ_SEED=${seed}), ${runs} runs, ${server.operations.length} operations, ${testBackend()}${options.processes ? `, ${options.processes} server processes` : ''}\n`)
   }, 120_000)
 
   afterAll(async () => {
@@ -201,12 +203,16 @@ export function defineFuzzSuite(runs: number): void {
 
   it('the server is alive at the end: no uncaught error killed it, /healthz and authenticated reads answer 200', async () => {
     expect(uncaught.length, `${uncaught.length} uncaught errors; the first:\n${uncaught[0]}`).toBe(0)
-    const health = await server.client.send({ method: 'GET', path: '/healthz', headers: {} })
-    expect(health.status, health.body).toBe(200)
-    for (const key of [server.keys.owner, await server.t.newKey('read-only')]) {
-      const list = await server.client.send({ method: 'GET', path: '/payments/v2/counterparties?limit=1', headers: { authorization: basicAuth(key) } })
-      expect(list.status, list.body).toBe(200)
-      expect(JSON.parse(list.body)).toMatchObject({ items: expect.any(Array), limit: 1 })
+    expect(server.exitedProcesses()).toEqual([])
+    const readOnly = await server.t.newKey('read-only')
+    for (const client of server.clients) {
+      const health = await client.send({ method: 'GET', path: '/healthz', headers: {} })
+      expect(health.status, health.body).toBe(200)
+      for (const key of [server.keys.owner, readOnly]) {
+        const list = await client.send({ method: 'GET', path: '/payments/v2/counterparties?limit=1', headers: { authorization: basicAuth(key) } })
+        expect(list.status, list.body).toBe(200)
+        expect(JSON.parse(list.body)).toMatchObject({ items: expect.any(Array), limit: 1 })
+      }
     }
   })
 
@@ -215,7 +221,7 @@ export function defineFuzzSuite(runs: number): void {
     // Headers sent but not ended: the connection is busy, so closing leaves it open; it ends them once closing has begun.
     const late = rawExchange(server.port, `GET /payments/v2/counterparties HTTP/1.1\r\nHost: kassa\r\n${authorization}\r\n`)
     await new Promise((resolve) => setTimeout(resolve, 100))
-    const closing = server.t.app.close()
+    const closing = server.shutDown()
     late.socket.write('\r\n')
     const answer = await late.answer
     await closing

@@ -63,6 +63,11 @@ export class KnownIds {
     return this.everyId
   }
 
+  /** Ids filed under a kind (`fieldKey`): `account`, `externalaccount`, `role`; none when no such id was seen. */
+  forKind(kind: string): readonly string[] {
+    return this.fields.get(kind) ?? []
+  }
+
   /** Ids seen in fields of this name (`roleId`, `accountIds`), else every id seen. */
   forField(name: string): readonly string[] {
     return this.fields.get(fieldKey(name)) ?? this.everyId

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Operation } from '../fuzz/openapi-operations.js'
 import { testBackend } from '../support/test-database.js'
-import { byKey, bySession, exchange, label, leakedIds, refusalProblems, requestOf, type Caller } from './tenancy-requests.js'
+import { bodyNamingA, bodyNamingNobody, byKey, bySession, exchange, label, leakedIds, namesIds, refusalProblems, requestOf, shapeOf, type Caller } from './tenancy-requests.js'
 import { pathOfA, tenancyWorld, type TenancyWorld } from './tenancy-world.js'
 
 /**
@@ -82,6 +82,31 @@ describe(`tenancy and authorization on every route (issue 14), ${testBackend()}`
     expect(problems).toEqual([])
   }, 60_000)
 
+  it("B's writes naming A's resources in the body are refused as unknown ids are, and create nothing of A's; A's Owner may send them", async () => {
+    const naming = tenanted().filter((operation) => !isRead(operation) && operation.pathParams.length === 0 && namesIds(operation))
+    expect(naming.length).toBeGreaterThan(5)
+    const bOwner = byKey("B's Owner key", world.b.owner)
+    const problems = await problemsOf([bOwner], naming, async (operation) => {
+      const found: string[] = []
+      const namingA = await bodyNamingA(world, operation, operation.path)
+      const refused = await exchange(world, await requestOf(world, operation, operation.path, bOwner, '', namingA))
+      const unknown = await exchange(world, await requestOf(world, operation, operation.path, bOwner, '', bodyNamingNobody(world, operation)))
+      // Not a word more about A's ids than about ids no one has: no existence leaks (STYLE.md: another organization's is not found).
+      if (shapeOf(refused.answer) !== shapeOf(unknown.answer)) found.push(`A's ids answered ${shapeOf(refused.answer)}, unknown ids ${shapeOf(unknown.answer)}`)
+      const leaked = leakedIds(refused.answer.body, world.a.ids.all).filter((id) => !JSON.stringify(namingA).includes(id))
+      if (leaked.length > 0) found.push(`the answer names more of A's ids: ${leaked.join(', ')}`)
+      // A refusal writes nothing; a batch is the one write that records its refused records (201, every record failed).
+      if (refused.answer.status >= 300) found.push(...refusalProblems(refused, refused.answer.status))
+      else if (!/"succeeded":0\b/.test(refused.answer.body)) found.push(`B's request was served: ${refused.answer.status} ${refused.answer.body.slice(0, 300)}`)
+      // The control: A's Owner sending that very body is served, so the refusal was about whose ids they are.
+      const { answer: control } = await exchange(world, await requestOf(world, operation, operation.path, byKey("A's Owner key", world.a.owner), '', namingA))
+      if (control.status < 200 || control.status >= 300 || /"succeeded":0\b/.test(control.body)) found.push(`A's own request with the body answered ${control.status}: ${control.body.slice(0, 300)}`)
+      return found
+    })
+    expect(problems).toEqual([])
+  }, 60_000)
+
+  // After B's writes naming A's ids: what any of them created would show in B's lists.
   it("B's lists show none of A's items: as they are, filtered by A's ids, and paged with A's page tokens", async () => {
     const aIds = world.a.ids.all
     expect(aIds.length).toBeGreaterThan(50)
