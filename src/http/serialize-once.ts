@@ -28,3 +28,8 @@ export function serializedOncePerResult(): <T extends object>(reply: FastifyRepl
 export function sendsSerialized(reply: FastifyReply, result: unknown, body: string): void {
   reply.type('application/json; charset=utf-8').serializer((payload: unknown) => (payload === result ? body : JSON.stringify(payload)))
 }
+
+/** Sends `json`, a body already serialized as the route's response schema describes it (pageJson), as it is. */
+export function sendJson(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(json)
+}

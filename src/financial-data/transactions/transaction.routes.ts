@@ -6,6 +6,7 @@ import { describeRules } from '../../http/json-patch.js'
 import { ListEnvelope, ListQueryProperties } from '../../http/pagination.js'
 import { IfMatchHeaders, requireIfMatch } from '../../http/preconditions.js'
 import { errorResponses } from '../../http/route-schemas.js'
+import { sendJson } from '../../http/serialize-once.js'
 import { Event } from '../../events/index.js'
 import { IdParams } from '../../shared/common.schemas.js'
 import { isUuid } from '../../shared/ids.js'
@@ -38,7 +39,7 @@ export function transactionRoutes(app: ApiApp): void {
         response: { 200: ListEnvelope(Transaction), ...errorResponses(400, 403) },
       },
     },
-    async (request) => service.list(request.actor!, request.query),
+    async (request, reply) => sendJson(reply, await service.list(request.actor!, request.query)),
   )
 
   app.get(

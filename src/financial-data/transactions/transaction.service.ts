@@ -2,14 +2,14 @@ import type { Database } from '../../db/database.js'
 import { eventPage, recordEvent, type Event } from '../../events/index.js'
 import { ApiError, invalidField } from '../../http/errors.js'
 import { createPatcher, type JsonPatchOperation } from '../../http/json-patch.js'
-import { pageOf, pageRequest, type ListEnvelopeOf } from '../../http/pagination.js'
+import { pageJson, pageRequest, type ListEnvelopeOf } from '../../http/pagination.js'
 import { assertEtag } from '../../http/preconditions.js'
 import type { Actor } from '../../iam/actor.js'
 import { nowIso } from '../../shared/clock.js'
 import type { CommandContext } from '../../shared/command-context.js'
 import { requireLive } from '../../shared/lookup.js'
 import { dateRangeOf } from './date-range.js'
-import { transactionRepo, toTransaction, type TransactionFilters } from './transaction.repo.js'
+import { transactionJson, transactionRepo, toTransaction, type TransactionFilters } from './transaction.repo.js'
 import { TRANSACTION_PATCH_RULES, TransactionEditable, type Transaction, type TransactionListQuery } from './transaction.schemas.js'
 
 export const TRANSACTIONS = 'transactions'
@@ -40,12 +40,15 @@ export function createTransactionService(database: Database) {
     /** @throws ApiError not_found (404). */
     get: load,
 
-    /** Newest first. @throws ApiError invalid_request (400: inverted ranges), invalid_token (400). */
-    async list(actor: Actor, query: TransactionListQuery): Promise<ListEnvelopeOf<Transaction>> {
+    /**
+     * Newest first, as the JSON text of a ListEnvelope of transactions (transactionJson).
+     * @throws ApiError invalid_request (400: inverted ranges), invalid_token (400).
+     */
+    async list(actor: Actor, query: TransactionListQuery): Promise<string> {
       const filters = filtersOf(query)
       const page = pageRequest(query, TRANSACTIONS, { ...filters }, ['text', 'text'])
       const rows = await transactionRepo.list(database.db, actor.organizationId, filters, page)
-      return pageOf(rows, page, (row) => [row.date, row.id], toTransaction)
+      return pageJson(rows, page, (row) => [row.date, row.id], transactionJson)
     },
 
     /**
