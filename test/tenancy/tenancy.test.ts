@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Operation } from '../fuzz/openapi-operations.js'
 import { testBackend } from '../support/test-database.js'
-import { bodyNamingA, bodyNamingNobody, byKey, bySession, exchange, label, leakedIds, namesIds, refusalProblems, requestOf, shapeOf, type Caller } from './tenancy-requests.js'
+import { bodyNamingA, bodyNamingNobody, namesIds, shapeOf } from './body-ids.js'
+import { byKey, bySession, exchange, label, leakedIds, refusalProblems, requestOf, type Caller } from './tenancy-requests.js'
 import { pathOfA, tenancyWorld, type TenancyWorld } from './tenancy-world.js'
 
 /**
