@@ -8,7 +8,7 @@
 import { serveInChild } from './child-server.js'
 
 serveInChild((database) => ({
-  config: { rateLimitPerMinute: 10_000_000, maintenance: false, logLevel: 'silent', webhookAllowLoopback: true },
+  config: { rateLimitPerMinute: 10_000_000, maintenance: false, logLevel: (process.env.KASSA_LOG_LEVEL ?? 'silent') as 'silent', webhookAllowLoopback: true },
   database,
   paymentWorkerIntervalMilliseconds: Number(process.env.KASSA_SANDBOX_PACE_MS ?? 1_000),
   webhooks: {
