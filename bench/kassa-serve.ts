@@ -10,11 +10,17 @@ import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { openDatabase } from '../src/db/database.js'
 import { createSandboxOrganization } from '../src/organizations/organization.service.js'
-import type { KassaReady } from './protocol.js'
-import type { Server } from './servers.js'
+import { kassaNodeFlags, type Server } from './servers.js'
 
-/** Migrates the empty database at `url` and creates the benchmark's sandbox organization; its Owner's credentials. */
-export async function prepareKassaDatabase(url: string): Promise<Omit<KassaReady, 'type' | 'port'>> {
+/** The sandbox organization the benchmark works in, and its Owner's access key. */
+export interface KassaOwner {
+  organizationId: string
+  accessKey: string
+  secret: string
+}
+
+/** Migrates the empty database at `url` and creates the benchmark's sandbox organization. */
+export async function prepareKassaDatabase(url: string): Promise<KassaOwner> {
   const database = openDatabase(url)
   try {
     await database.migrate()
@@ -98,9 +104,9 @@ function stopper(child: ChildProcess): () => Promise<void> {
 }
 
 /** `kassa serve` with `workers` HTTP processes on the prepared database at `url`, rate limit far above the load, logging off. */
-export async function startKassaServe(url: string, workers: number, owner: Omit<KassaReady, 'type' | 'port'>): Promise<Server<KassaReady>> {
+export async function startKassaServe(url: string, workers: number, owner: KassaOwner): Promise<Server<KassaOwner>> {
   const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../src/cli/main.ts', import.meta.url)), 'serve'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...kassaNodeFlags(), fileURLToPath(new URL('../src/cli/main.ts', import.meta.url)), 'serve'], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -120,7 +126,7 @@ export async function startKassaServe(url: string, workers: number, owner: Omit<
   })
   return {
     url: base,
-    info: { type: 'ready', port, ...owner },
+    info: owner,
     cpuMicros: async () => treeCpuMicros(child.pid!),
     stop: stopper(child),
   }

@@ -1,5 +1,5 @@
 /**
- * Forked by bench/run.ts: Kassa as `buildApp` wires it, on the database in BENCH_KASSA_DATABASE_URL
+ * Forked by bench/transactions.ts: Kassa as `buildApp` wires it, on the database in BENCH_KASSA_DATABASE_URL
  * (already created and empty), with a fresh sandbox organization. Reports its port and the owner's
  * credentials over IPC and closes on `stop`.
  */

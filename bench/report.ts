@@ -34,7 +34,10 @@ export function ratio(row: Row): number {
 }
 
 const TARGET_NAME = 'GET counterparty by id'
-export const TARGET_RATIO = 0.5
+/** Issue 14: an authenticated GET by id stays ≥ 50% of the bare handler on SQLite, reaches ≥ 25% on PostgreSQL. */
+function targetRatio(backend: string): number {
+  return backend.startsWith('PostgreSQL') ? 0.25 : 0.5
+}
 
 const reqs = (m: Measurement) => Math.round(m.requestsPerSecond).toLocaleString('en-US')
 const ms = (value: number) => `${value} ms`
@@ -70,8 +73,9 @@ export function targetVerdicts(rows: Row[]): string[] {
   return rows
     .filter((row) => row.name === TARGET_NAME)
     .map((row) => {
-      const met = ratio(row) >= TARGET_RATIO
-      return `${row.name} (${row.backend}) at ${percent(ratio(row))} of the bare handler: target ≥ ${percent(TARGET_RATIO)} ${met ? 'met' : 'NOT met'}`
+      const target = targetRatio(row.backend)
+      const met = ratio(row) >= target
+      return `${row.name} (${row.backend}) at ${percent(ratio(row))} of the bare handler: target ≥ ${percent(target)} ${met ? 'met' : 'NOT met'}`
     })
 }
 
@@ -96,7 +100,7 @@ function section(report: Report): string {
   const { machine, settings } = report
   return [
     BEGIN,
-    '## Foundation: counterparties against a bare Fastify handler (issue 2)',
+    '## Foundation: counterparties against a bare Fastify handler (issues 2 and 14)',
     '',
     `Run \`${report.command}\` on ${report.date} (${Math.round(report.elapsed)} s in all), commit ${machine.commit}.`,
     '',
@@ -105,9 +109,10 @@ function section(report: Report): string {
     `- Load: ${settings.connections} connections, ${settings.warmup} s warm-up then ${settings.duration} s measured, no pipelining;`,
     `  ${report.rounds} rounds per line, each the bare handler then Kassa back to back; the line shows the round with the median ratio;`,
     `  host load average ${report.load[0].toFixed(1)} at the start, ${report.load[1].toFixed(1)} at the end (other work on the host lowers both sides' req/s)`,
-    '- Kassa: `buildApp` with logLevel silent, rate limit on (never reached), background workers as in production (idle),',
-    `  HTTP Basic auth of a sandbox owner key on every request, ${report.seeded} counterparties seeded over the API (one IBAN account`,
-    '  each); its own Node process, run from source through tsx. GET by id and the list page re-read the same data, so on',
+    '- Kassa: `kassa serve` run from source through tsx — one process, or two (`KASSA_WORKERS=2`, node:cluster on one port) on',
+    '  the PostgreSQL line that says so — LOG_LEVEL silent, rate limit on (never reached), background workers as in production',
+    `  (idle), HTTP Basic auth of a sandbox owner key on every request, ${report.seeded} counterparties seeded over the API (one IBAN`,
+    '  account each); a fresh database per line of backends. GET by id and the list page re-read the same data, so on',
     '  SQLite they are answered from the read cache (`src/db/read-cache.ts`: one `PRAGMA data_version` per request, the body',
     '  serialized once); PostgreSQL reads every time',
     '- Bare: a Fastify server in its own process answering the same routes with the same JSON bodies (captured from Kassa,',
@@ -120,8 +125,8 @@ function section(report: Report): string {
     'Latencies are autocannon\'s (whole milliseconds). **Kassa/bare** is the ratio of requests per second, the figure the',
     'target is stated in (the median round; **Rounds** lists every round\'s). **CPU µs/req** is each server process\'s CPU time (user + system) per answered request, and',
     '**CPU B/K** the bare handler\'s over Kassa\'s: the throughput ratio if each server had a core to itself and the load',
-    'generator were free. It moves far less than req/s when other processes compete for the CPUs. With PostgreSQL it counts',
-    'the Kassa process only, not the database server\'s own work.',
+    'generator were free. It moves far less than req/s when other processes compete for the CPUs. It counts all of',
+    '`kassa serve`\'s processes (from /proc), not the database server\'s own work.',
     '',
     ...targetVerdicts(report.rows).map((verdict) => `**Target:** ${verdict}.`),
     END,

@@ -1,7 +1,8 @@
 /**
- * `npm run bench`: issue 2's first benchmark. Starts Kassa on a fresh SQLite database (and, when
- * BENCH_DATABASE_URL is set, again on a fresh PostgreSQL database) and a bare Fastify server, measures
- * each scenario against both with autocannon, prints the table and rewrites its section of docs/benchmarks.md.
+ * `npm run bench`: issue 2's first benchmark. Starts Kassa (`kassa serve`) on a fresh SQLite database (and, when
+ * BENCH_DATABASE_URL is set, on a fresh PostgreSQL database with one process, then on another with two — issue 14)
+ * and a bare Fastify server, measures each scenario against both with autocannon, prints the table and rewrites
+ * its section of docs/benchmarks.md.
  *
  * Knobs (environment): BENCH_CONNECTIONS (50), BENCH_DURATION (5 s), BENCH_WARMUP (2 s), BENCH_ROUNDS (5), BENCH_SEED (200),
  * BENCH_WRITE_DOCS=0 to leave the docs alone, BENCH_ONLY=<substring of a scenario name>,
@@ -14,7 +15,8 @@ import { describeMachine } from './machine.js'
 import { consoleTable, ratio, targetVerdicts, writeSection, type Row } from './report.js'
 import { scenarios, type Scenario } from './scenarios.js'
 import { basicAuth, seed } from './seed.js'
-import { scratchPostgres, scratchSqlite, startBare, startKassa, type ScratchDatabase } from './servers.js'
+import { prepareKassaDatabase, startKassaServe } from './kassa-serve.js'
+import { scratchPostgres, scratchSqlite, startBare, type ScratchDatabase } from './servers.js'
 
 function numberFromEnv(name: string, fallback: number): number {
   const raw = process.env[name]
@@ -45,6 +47,8 @@ function summary(measurement: Measurement): string {
 interface Backend {
   label: string
   database: () => Promise<ScratchDatabase>
+  /** Kassa's HTTP processes (KASSA_WORKERS). */
+  workers: number
 }
 
 /**
@@ -54,10 +58,11 @@ interface Backend {
  */
 async function round(backend: Backend): Promise<Row[]> {
   const scratch = await backend.database()
-  const kassa = await startKassa(scratch.url)
+  const owner = await prepareKassaDatabase(scratch.url)
+  const kassa = await startKassaServe(scratch.url, backend.workers, owner)
   let bare: Awaited<ReturnType<typeof startBare>> | undefined
   try {
-    const authorization = basicAuth(kassa.info.accessKey, kassa.info.secret)
+    const authorization = basicAuth(owner.accessKey, owner.secret)
     log(`[${backend.label}] seeding ${seedCount} counterparties`)
     const seeded = await seed(kassa.url, authorization, seedCount)
     bare = await startBare(seeded.bodies)
@@ -75,7 +80,7 @@ async function round(backend: Backend): Promise<Row[]> {
       for (let n = 1; n <= rounds; n += 1) {
         const bareResult = await measure(scenario.bare, settings)
         const kassaResult = await measure(scenario.kassa, settings)
-        const pair: Row = { name: scenario.name, backend: scratch.label.split(' ')[0]!, kassa: kassaResult, bare: bareResult, roundRatios: [] }
+        const pair: Row = { name: scenario.name, backend: backend.label, kassa: kassaResult, bare: bareResult, roundRatios: [] }
         log(`[${backend.label}] ${scenario.name}, round ${n}: bare ${summary(bareResult)}; Kassa ${summary(kassaResult)} — ${(ratio(pair) * 100).toFixed(0)}% of bare`)
         pairs.push(pair)
       }
@@ -97,9 +102,12 @@ async function main(): Promise<void> {
   if (loadAtStart > cpus / 2) {
     log(`warning: the host is busy (load average ${loadAtStart.toFixed(1)} on ${cpus} CPUs); req/s will be low on both sides, and noisy`)
   }
-  const backends: Backend[] = [{ label: 'SQLite', database: async () => scratchSqlite() }]
+  const backends: Backend[] = [{ label: 'SQLite', database: async () => scratchSqlite(), workers: 1 }]
   const postgresUrl = process.env.BENCH_DATABASE_URL
-  if (postgresUrl) backends.push({ label: 'PostgreSQL', database: () => scratchPostgres(postgresUrl) })
+  if (postgresUrl) {
+    backends.push({ label: 'PostgreSQL', database: () => scratchPostgres(postgresUrl), workers: 1 })
+    backends.push({ label: 'PostgreSQL, 2 processes', database: () => scratchPostgres(postgresUrl), workers: 2 })
+  }
 
   const rows: Row[] = []
   for (const backend of backends) rows.push(...(await round(backend)))

@@ -1,4 +1,7 @@
-/** Starting and stopping the servers under test, each in its own Node process so the load generator never shares their event loop. */
+/**
+ * Starting and stopping the baselines (Kassa itself: kassa-serve.ts), each in its own Node process so the load generator
+ * never shares their event loop; and the scratch databases they run on.
+ */
 import { fork, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -17,14 +20,14 @@ export interface Server<Info> {
 }
 
 /**
- * Extra Node flags for the Kassa process, e.g. BENCH_KASSA_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof"
- * to profile exactly what the benchmark measures.
+ * Extra Node flags for Kassa's processes (cluster workers inherit them), e.g.
+ * BENCH_KASSA_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile exactly what the benchmark measures.
  */
-function kassaNodeFlags(): string[] {
+export function kassaNodeFlags(): string[] {
   return (process.env.BENCH_KASSA_NODE_OPTIONS ?? '').split(/\s+/).filter(Boolean)
 }
 
-function forkServer(script: string, env: Record<string, string>, nodeFlags: string[] = []): ChildProcess {
+function forkServer(script: string, env: Record<string, string> = {}, nodeFlags: string[] = []): ChildProcess {
   return fork(fileURLToPath(new URL(script, import.meta.url)), [], {
     execArgv: ['--import', 'tsx', ...nodeFlags],
     env: { ...process.env, ...env, NODE_ENV: 'production' },
@@ -72,7 +75,10 @@ function stopper(child: ChildProcess): () => Promise<void> {
     })
 }
 
-/** `paymentWorker: false` runs Kassa without its payment worker (submission, sandbox bank steps). */
+/**
+ * Kassa's `buildApp` in a process of its own (kassa-server.ts), for benchmarks that need it without its payment worker
+ * (`paymentWorker: false`: no submission, no sandbox bank steps); the others run `kassa serve` (kassa-serve.ts).
+ */
 export async function startKassa(databaseUrl: string, options: { paymentWorker?: boolean } = {}): Promise<Server<KassaReady>> {
   const env = { BENCH_KASSA_DATABASE_URL: databaseUrl, ...(options.paymentWorker === false ? { BENCH_KASSA_PAYMENT_WORKER: 'off' } : {}) }
   const child = forkServer('./kassa-server.ts', env, kassaNodeFlags())
@@ -82,7 +88,7 @@ export async function startKassa(databaseUrl: string, options: { paymentWorker?:
 
 /** A baseline server (`script`), ready once it has the message it needs. */
 async function startBaseline(script: string, what: string, message: ToServer): Promise<Server<BareReady>> {
-  const child = forkServer(script, {})
+  const child = forkServer(script)
   const ready = waitForReady<BareReady>(child, what)
   child.send(message)
   const info = await ready
