@@ -1,11 +1,12 @@
-import type { Database, Executor } from '../../db/database.js'
+import { lockedSkippingLocked } from '../../db/claims.js'
+import type { Database, Dialect, Executor } from '../../db/database.js'
 import type { PaymentsTable } from '../../db/schema.js'
 import { SYSTEM_ORIGINATOR } from '../../events/index.js'
 import { bankConnectorFor } from '../../connectivity/index.js'
 import type { PaymentInstruction } from '../../financial-data/sandbox/index.js'
 import type { AccountIdentifier } from '../../shared/common.schemas.js'
 import { endToEndIdOf } from '../../shared/ids.js'
-import { lockPayment, movePayment } from '../lifecycle/payment.js'
+import { movePayment } from '../lifecycle/payment.js'
 import { WITH_BANK } from '../lifecycle/payment-status.js'
 import { paymentRepo } from '../lifecycle/payment.repo.js'
 import type { AccountHolder, AccountSnapshot, StatusReason } from '../lifecycle/payment.schemas.js'
@@ -70,13 +71,12 @@ async function refusal(trx: Executor, payment: PaymentsTable): Promise<StatusRea
  * PENDING_SUBMISSION until the file is made (bank-connector.ts). A collection whose mandate was cancelled meanwhile FAILS
  * with MD01 instead of being sent. An account with no bank connection leaves the payment visibly in
  * PENDING_SUBMISSION, with an event saying why (it can still be cancelled there).
- * @returns false when another process got to the payment first, or it was cancelled.
+ * @returns false when another process is submitting the payment or did, or it was cancelled: skipped, nothing changed.
  */
 export async function submitPayment(database: Database, paymentRow: PaymentsTable): Promise<boolean> {
   return database.transaction(async (trx) => {
-    // Locked, so a cancel running at the same time commits first (and this sees CANCELLED) or waits for us.
-    const current = await lockPayment(trx, paymentRow.organization_id, paymentRow.kind, { id: paymentRow.id })
-    if (current.status !== 'APPROVED') return false
+    const current = await claimApproved(trx, database.dialect, paymentRow)
+    if (!current) return false
     const steps = await paymentRepo.steps(trx, [current.id])
     const connector = await bankConnectorFor(database, trx, current.account_id)
     const { row: pending } = await movePayment(
@@ -109,6 +109,17 @@ export async function submitPayment(database: Database, paymentRow: PaymentsTabl
     await applyBankReport(trx, acknowledgement, sent)
     return true
   })
+}
+
+/**
+ * The payment, locked for its submission, while it is still APPROVED and no other transaction holds it
+ * (db/claims.ts): on PostgreSQL the payment worker of another process submitting it, or a cancel, is
+ * skipped rather than waited for — the cancel commits and the payment is no longer queued, or rolls back
+ * and the next pass takes it. SQLite's one writer lock makes the status check enough.
+ */
+async function claimApproved(trx: Executor, dialect: Dialect, payment: PaymentsTable): Promise<PaymentsTable | undefined> {
+  const query = trx.selectFrom('payments').selectAll().where('id', '=', payment.id).where('status', '=', 'APPROVED')
+  return lockedSkippingLocked(query, dialect).executeTakeFirst()
 }
 
 /** Approved payments, oldest first: the submission queue. */

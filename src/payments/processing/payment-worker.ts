@@ -14,7 +14,7 @@ export interface PaymentWorker {
 export interface PaymentWorkerOptions {
   /** Pause between passes: the sandbox's pace (KASSA_SANDBOX_PACE_MS). */
   intervalMilliseconds: number
-  log: Pick<FastifyBaseLogger, 'error'>
+  log: Pick<FastifyBaseLogger, 'error' | 'debug'>
   /** The process's one-import-at-a-time gate (financial-data ImportGate): each inbox file is read holding it, or waits a pass. */
   imports: InboxGate
 }
@@ -40,9 +40,13 @@ export function startPaymentWorker(database: Database, options: PaymentWorkerOpt
     for (const payment of await approvedPayments(database, BATCH)) {
       // Stopping (the server shuts down): the rest wait for another process or the next start.
       if (stopped) return
-      await submitPayment(database, payment).catch((error: unknown) =>
-        options.log.error({ err: error, paymentId: payment.id }, 'payment submission failed; retried next pass'),
-      )
+      try {
+        // Skipped is no error: several processes walk the same queue, and each payment goes to the one that claims it.
+        const taken = await submitPayment(database, payment)
+        options.log.debug({ paymentId: payment.id }, taken ? 'payment taken for submission' : 'payment skipped: another process took it, or it was cancelled')
+      } catch (error) {
+        options.log.error({ err: error, paymentId: payment.id }, 'payment submission failed; retried next pass')
+      }
     }
   }
 
