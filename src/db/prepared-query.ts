@@ -1,5 +1,7 @@
-import type { CompiledQuery, Compilable } from 'kysely'
-import type { Dialect, Executor } from './database.js'
+import type { CompiledQuery, Compilable, Insertable, QueryResult } from 'kysely'
+import type { Executor } from './database.js'
+import type { DatabaseSchema } from './schema.js'
+import { nameStatement } from './postgres-named-statements.js'
 import { readPathOf } from './read-path.js'
 
 /** Stands for a named parameter while the query is compiled; cannot collide with a real value. */
@@ -7,37 +9,106 @@ const SLOT_PREFIX = '\u0000kassa-slot:'
 
 type Slot<Name> = { name: Name } | { value: unknown }
 
-interface Prepared<Name> {
+interface Compiled<Name> {
   compiled: CompiledQuery
   slots: Slot<Name>[]
 }
 
-/**
- * A hot read built and compiled once per dialect instead of on every call: Kysely's builder and
- * compiler cost more than SQLite's own work for a primary-key read (docs/benchmarks.md). `build`
- * names its parameters with `parameter(name)`; each run binds `values` in their place. Inside a
- * transaction the query is built as usual, so it sees the transaction's own writes.
- */
-export function preparedQuery<Row, Name extends string>(
-  build: (db: Executor, parameter: (name: Name) => string) => Compilable<Row>,
-): (executor: Executor, values: Record<Name, string>) => Promise<Row[]> {
-  const byDialect = new Map<Dialect, Prepared<Name>>()
+/** What a database's adapter is: one per Kysely instance, shared by its transactions, so it tells the dialect apart. */
+type Adapter = ReturnType<Executor['getExecutor']>['adapter']
 
-  function prepare(db: Executor, dialect: Dialect): Prepared<Name> {
-    const compiled = build(db, (name) => `${SLOT_PREFIX}${name}`).compile()
+/**
+ * A hot statement built and compiled once per dialect instead of on every call: Kysely's builder and compiler cost
+ * more than SQLite's own work for a primary-key read, and about a quarter of a create's CPU (issue 14). `build` names
+ * its parameters with `parameter(name)`; each call answers the compiled statement with `values` bound in their place.
+ * On PostgreSQL it runs as a named prepared statement (postgres-named-statements.ts): parsed and planned once per
+ * connection.
+ */
+function compileOnce<Row, Name extends string, Value>(
+  build: (db: Executor, parameter: (name: Name) => Value) => Compilable<Row>,
+): (executor: Executor, values: Record<Name, Value>) => CompiledQuery<Row> {
+  const byAdapter = new WeakMap<Adapter, Compiled<Name>>()
+
+  function prepare(db: Executor, adapter: Adapter): Compiled<Name> {
+    const compiled = build(db, (name) => `${SLOT_PREFIX}${name}` as Value).compile()
+    nameStatement(compiled.sql)
     const slots = compiled.parameters.map((value): Slot<Name> =>
       typeof value === 'string' && value.startsWith(SLOT_PREFIX) ? { name: value.slice(SLOT_PREFIX.length) as Name } : { value },
     )
     const prepared = { compiled, slots }
-    byDialect.set(dialect, prepared)
+    byAdapter.set(adapter, prepared)
     return prepared
   }
 
-  return async (executor, values) => {
-    const path = readPathOf(executor)
-    if (!path) return (await executor.executeQuery(build(executor, (name) => values[name]))).rows
-    const { compiled, slots } = byDialect.get(path.dialect) ?? prepare(executor, path.dialect)
-    const parameters = slots.map((slot) => ('name' in slot ? values[slot.name] : slot.value))
-    return (await path.read({ ...compiled, parameters })) as Row[]
+  return (executor, values) => {
+    const { adapter } = executor.getExecutor()
+    const { compiled, slots } = byAdapter.get(adapter) ?? prepare(executor, adapter)
+    return { ...compiled, parameters: slots.map((slot) => ('name' in slot ? values[slot.name] : slot.value)) } as CompiledQuery<Row>
   }
+}
+
+/** A compiled-once statement: run alone, or bound and run with others (runTogether). */
+export interface Prepared<Row, Result, Name extends string, Value> {
+  (executor: Executor, values: Record<Name, Value>): Promise<Result>
+  /** The statement with `values` bound, for runTogether. */
+  bind(executor: Executor, values: Record<Name, Value>): CompiledQuery<Row>
+}
+
+/**
+ * A hot read, compiled once (compileOnce). Outside a transaction it goes through the database's read path
+ * (read-path.ts); inside one it runs on the transaction, so it sees the transaction's own writes.
+ */
+export function preparedQuery<Row, Name extends string, Value = string>(
+  build: (db: Executor, parameter: (name: Name) => Value) => Compilable<Row>,
+): Prepared<Row, Row[], Name, Value> {
+  const bind = compileOnce(build)
+  const run = async (executor: Executor, values: Record<Name, Value>) => {
+    const query = bind(executor, values)
+    const path = readPathOf(executor)
+    return path ? ((await path.read(query)) as Row[]) : (await executor.executeQuery(query)).rows
+  }
+  return Object.assign(run, { bind })
+}
+
+/** A hot write (or a read that locks), compiled once (compileOnce), run in the transaction it is given. */
+export function preparedStatement<Row, Name extends string, Value = string>(
+  build: (db: Executor, parameter: (name: Name) => Value) => Compilable<Row>,
+): Prepared<Row, QueryResult<Row>, Name, Value> {
+  const bind = compileOnce(build)
+  return Object.assign((trx: Executor, values: Record<Name, Value>) => trx.executeQuery(bind(trx, values)), { bind })
+}
+
+type Results<Queries extends readonly CompiledQuery[]> = { [K in keyof Queries]: Queries[K] extends CompiledQuery<infer Row> ? QueryResult<Row> : never }
+
+/**
+ * Runs statements that do not depend on each other's answers together, in the order given, on the executor's one
+ * connection (a transaction's own): on PostgreSQL pipelined, one round trip for all (postgres-named-statements.ts);
+ * on SQLite one after the other, as ever. The first failure rejects; in a transaction the rest then fail with it.
+ */
+export function runTogether<const Queries extends readonly CompiledQuery[]>(executor: Executor, queries: Queries): Promise<Results<Queries>> {
+  return executor
+    .getExecutor()
+    .provideConnection((connection) => Promise.all(queries.map((query) => connection.executeQuery(query)))) as Promise<Results<Queries>>
+}
+
+/**
+ * INSERTs of one row into `table`, compiled once per set of columns (the rows a piece of code builds always have the
+ * same ones): `bind(trx, row)` for runTogether, or run alone. Values must not be undefined: a missing value is null.
+ */
+export function preparedInsert<Table extends keyof DatabaseSchema & string>(table: Table) {
+  const byColumns = new Map<string, Prepared<unknown, QueryResult<unknown>, string, unknown>>()
+  function statementFor(row: object) {
+    const columns = Object.keys(row)
+    const key = columns.join(',')
+    let statement = byColumns.get(key)
+    if (!statement) {
+      statement = preparedStatement((db, parameter: (name: string) => unknown) =>
+        db.insertInto(table).values(Object.fromEntries(columns.map((column) => [column, parameter(column)])) as never),
+      )
+      byColumns.set(key, statement)
+    }
+    return statement
+  }
+  const bind = (trx: Executor, row: Insertable<DatabaseSchema[Table]>) => statementFor(row).bind(trx, row as Record<string, unknown>)
+  return Object.assign((trx: Executor, row: Insertable<DatabaseSchema[Table]>) => trx.executeQuery(bind(trx, row)), { bind })
 }

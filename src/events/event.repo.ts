@@ -1,9 +1,10 @@
-import { sql } from 'kysely'
+import { sql, type CompiledQuery } from 'kysely'
 import type { Executor } from '../db/database.js'
+import { preparedInsert, preparedQuery } from '../db/prepared-query.js'
 import type { EventsTable } from '../db/schema.js'
 import { keysetAfter, type PageRequest } from '../http/pagination.js'
 import { nowIso } from '../shared/clock.js'
-import { enqueueEventDeliveries } from '../webhooks/index.js'
+import { deliveryStatements, enqueueEventDeliveries, type LiveWebhook } from '../webhooks/index.js'
 import type { Event, EventType } from './event.schemas.js'
 
 export interface NewEvent {
@@ -18,23 +19,18 @@ export interface NewEvent {
   entity: { version: number }
 }
 
-/**
- * Appends an event in the caller's transaction, so a change and its event commit together, and
- * enqueues its webhook deliveries in that same transaction (the outbox; sent after commit).
- * Sequence numbers are per entity; the entity's own row update serializes writers of one entity,
- * and the (entity_id, sequence) key refuses a duplicate should two ever race.
- */
-export async function recordEvent(trx: Executor, event: NewEvent): Promise<void> {
-  const { next } = await trx
-    .selectFrom('events')
-    .select(sql<number>`coalesce(max(sequence), 0) + 1`.as('next'))
-    .where('entity_id', '=', event.entityId)
-    .executeTakeFirstOrThrow()
-  const row: EventsTable = {
+const nextSequence = preparedQuery((db, parameter: (name: 'entityId') => string) =>
+  db.selectFrom('events').select(sql<number>`coalesce(max(sequence), 0) + 1`.as('next')).where('entity_id', '=', parameter('entityId')),
+)
+
+const insertEventRow = preparedInsert('events')
+
+function eventRow(event: NewEvent, sequence: number): EventsTable {
+  return {
     organization_id: event.organizationId,
     entity_type: event.entityType,
     entity_id: event.entityId,
-    sequence: Number(next),
+    sequence,
     type: event.type,
     name: event.name,
     timestamp: nowIso(),
@@ -43,8 +39,29 @@ export async function recordEvent(trx: Executor, event: NewEvent): Promise<void>
     entity_version: event.entity.version,
     entity: JSON.stringify(event.entity),
   }
-  await trx.insertInto('events').values(row).execute()
+}
+
+/**
+ * Appends an event in the caller's transaction, so a change and its event commit together, and
+ * enqueues its webhook deliveries in that same transaction (the outbox; sent after commit).
+ * Sequence numbers are per entity; the entity's own row update serializes writers of one entity,
+ * and the (entity_id, sequence) key refuses a duplicate should two ever race.
+ */
+export async function recordEvent(trx: Executor, event: NewEvent): Promise<void> {
+  const [found] = await nextSequence(trx, { entityId: event.entityId })
+  const row = eventRow(event, Number(found!.next))
+  await insertEventRow(trx, row)
   await enqueueEventDeliveries(trx, event.organizationId, event.entityType, [{ event: toEvent(row), entity: event.entity }])
+}
+
+/**
+ * recordEvent for an entity inserted in the same transaction: its first event (sequence 1, nothing to look up) and
+ * its webhook deliveries to `webhooks` (the organization's live ones, read beforehand: liveWebhooksStatement), as
+ * statements to run with the entity's own insert (runTogether).
+ */
+export function firstEventStatements(trx: Executor, event: NewEvent, webhooks: readonly LiveWebhook[]): CompiledQuery[] {
+  const row = eventRow(event, 1)
+  return [insertEventRow.bind(trx, row), ...deliveryStatements(trx, webhooks, event.entityType, { event: toEvent(row), entity: event.entity })]
 }
 
 /** Events per INSERT: well inside both databases' limits on bound parameters. */

@@ -1,8 +1,8 @@
-import { sql } from 'kysely'
+import { sql, type CompiledQuery } from 'kysely'
 import { lockedSkippingLocked } from '../db/claims.js'
 import { raiseAfterCommit } from '../db/commit-signals.js'
 import type { Database, Executor } from '../db/database.js'
-import { preparedQuery } from '../db/prepared-query.js'
+import { preparedInsert, preparedQuery } from '../db/prepared-query.js'
 import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from '../db/schema.js'
 import { keysetAfter, type PageRequest } from '../http/pagination.js'
 import { nowIso } from '../shared/clock.js'
@@ -50,6 +50,25 @@ export function toDelivery(row: WebhookDeliveriesTable, attempts: WebhookDeliver
   }
 }
 
+/** New deliveries as stored: pending, due `now`. */
+function deliveryRows(deliveries: NewDelivery[], now: string): WebhookDeliveriesTable[] {
+  return deliveries.map((delivery) => ({
+    ...delivery,
+    id: newId(),
+    status: 'PENDING',
+    attempts: 0,
+    next_attempt_at: now,
+    retry_since: now,
+    locked_until: null,
+    claim_token: null,
+    created: now,
+    updated: now,
+    delivered_at: null,
+  }))
+}
+
+const insertDeliveryRow = preparedInsert('webhook_deliveries')
+
 /**
  * Deliveries due now, oldest due first: PENDING, their next attempt has come, no lease on them is
  * running, and each the first pending one of its entity for its webhook, so each endpoint gets an
@@ -84,22 +103,17 @@ export const deliveryRepo = {
   /** Enqueues, in the caller's transaction: due at once, not claimed. */
   async enqueue(trx: Executor, deliveries: NewDelivery[], now: string): Promise<WebhookDeliveriesTable[]> {
     if (deliveries.length === 0) return []
-    const rows: WebhookDeliveriesTable[] = deliveries.map((delivery) => ({
-      ...delivery,
-      id: newId(),
-      status: 'PENDING',
-      attempts: 0,
-      next_attempt_at: now,
-      retry_since: now,
-      locked_until: null,
-      claim_token: null,
-      created: now,
-      updated: now,
-      delivered_at: null,
-    }))
+    const rows = deliveryRows(deliveries, now)
     await trx.insertInto('webhook_deliveries').values(rows).execute()
     raiseAfterCommit(trx, DELIVERY_DUE)
     return rows
+  },
+
+  /** enqueue as statements to run with the event's own insert (runTogether): a few deliveries, one row each. */
+  enqueueStatements(trx: Executor, deliveries: NewDelivery[], now: string): CompiledQuery[] {
+    if (deliveries.length === 0) return []
+    raiseAfterCommit(trx, DELIVERY_DUE)
+    return deliveryRows(deliveries, now).map((row) => insertDeliveryRow.bind(trx, row))
   },
 
   /**

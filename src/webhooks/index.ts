@@ -1,6 +1,6 @@
 export { webhookRoutes } from './webhook.routes.js'
 export { deliveryRoutes } from './delivery.routes.js'
 export { registerDeliveryWorker } from './delivery-worker.plugin.js'
-export { enqueueEventDeliveries } from './outbox.js'
+export { deliveryStatements, enqueueEventDeliveries, liveWebhooksOf, liveWebhooksStatement, type LiveWebhook } from './outbox.js'
 export { webhookSettings, type WebhookSettings, type WebhookSettingsInput } from './webhook.settings.js'
 export { type HostResolver } from './target-policy.js'

@@ -1,4 +1,6 @@
+import type { CompiledQuery } from 'kysely'
 import type { Executor } from '../db/database.js'
+import type { WebhooksTable } from '../db/schema.js'
 import type { Event } from '../events/event.schemas.js'
 import { deliveryRepo, type NewDelivery } from './delivery.repo.js'
 import { webhookRepo } from './webhook.repo.js'
@@ -41,6 +43,35 @@ export interface RecordedEvent {
   entity: unknown
 }
 
+/** A live webhook as events are matched against it. */
+export interface LiveWebhook {
+  id: string
+  filter: WebhookFilter[]
+}
+
+/** The rows of webhookRepo.listLive, their filters parsed. */
+export function liveWebhooksOf(rows: readonly Pick<WebhooksTable, 'id' | 'filter'>[]): LiveWebhook[] {
+  return rows.map((webhook) => ({ id: webhook.id, filter: JSON.parse(webhook.filter) as WebhookFilter[] }))
+}
+
+/** The read of the organization's live webhooks (liveWebhooksOf reads its rows), to run with others (runTogether). */
+export function liveWebhooksStatement(trx: Executor, organizationId: string): CompiledQuery<Pick<WebhooksTable, 'id' | 'filter'>> {
+  return webhookRepo.listLiveStatement(trx, organizationId)
+}
+
+/** The outbox write of one event for `webhooks` read beforehand, as statements to run with the event's insert (runTogether). */
+export function deliveryStatements(trx: Executor, webhooks: readonly LiveWebhook[], resource: string, recorded: RecordedEvent): CompiledQuery[] {
+  return deliveryRepo.enqueueStatements(trx, deliveriesOfEvent(webhooks, resource, recorded), recorded.event.timestamp)
+}
+
+/** The deliveries of one event: one per webhook whose filter wants it. */
+function deliveriesOfEvent(webhooks: readonly LiveWebhook[], resource: string, { event, entity }: RecordedEvent): NewDelivery[] {
+  return webhooks.flatMap((webhook) => {
+    const entry = matchingFilter(webhook.filter, resource, event)
+    return entry ? [deliveryOf(webhook.id, resource, entry.apiVersion, event, entity)] : []
+  })
+}
+
 /**
  * The outbox write: one delivery per live webhook of the organization whose filter wants each
  * event, in the transaction that records the events, so events and their deliveries commit together
@@ -49,19 +80,13 @@ export interface RecordedEvent {
  */
 export async function enqueueEventDeliveries(trx: Executor, organizationId: string, resource: string, recorded: readonly RecordedEvent[]): Promise<void> {
   if (recorded.length === 0) return
-  const webhooks = (await webhookRepo.listLive(trx, organizationId)).map((webhook) => ({
-    id: webhook.id,
-    filter: JSON.parse(webhook.filter) as WebhookFilter[],
-  }))
+  const webhooks = liveWebhooksOf(await webhookRepo.listLive(trx, organizationId))
   if (webhooks.length === 0) return
   let deliveries: NewDelivery[] = []
-  for (const { event, entity } of recorded) {
-    for (const webhook of webhooks) {
-      const entry = matchingFilter(webhook.filter, resource, event)
-      if (entry) deliveries.push(deliveryOf(webhook.id, resource, entry.apiVersion, event, entity))
-    }
+  for (const one of recorded) {
+    deliveries.push(...deliveriesOfEvent(webhooks, resource, one))
     if (deliveries.length >= DELIVERY_CHUNK) {
-      await deliveryRepo.enqueue(trx, deliveries, event.timestamp)
+      await deliveryRepo.enqueue(trx, deliveries, one.event.timestamp)
       deliveries = []
     }
   }

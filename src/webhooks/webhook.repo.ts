@@ -1,4 +1,6 @@
+import type { CompiledQuery } from 'kysely'
 import type { Executor } from '../db/database.js'
+import { preparedQuery } from '../db/prepared-query.js'
 import type { WebhookKeysTable, WebhooksTable } from '../db/schema.js'
 import { keysetAfter, type PageRequest } from '../http/pagination.js'
 import type { Webhook, WebhookFilter } from './webhook.schemas.js'
@@ -20,6 +22,10 @@ export function toWebhook(row: WebhooksTable, keys: Pick<WebhookKeysTable, 'id' 
 
 export type WebhookChanges = Pick<WebhooksTable, 'name' | 'url' | 'filter' | 'updated'>
 
+const liveOf = preparedQuery((db, parameter: (name: 'organizationId') => string) =>
+  db.selectFrom('webhooks').select(['id', 'filter']).where('organization_id', '=', parameter('organizationId')).where('deleted_at', 'is', null),
+)
+
 export const webhookRepo = {
   async insert(trx: Executor, row: WebhooksTable): Promise<void> {
     await trx.insertInto('webhooks').values(row).execute()
@@ -32,12 +38,12 @@ export const webhookRepo = {
 
   /** The live webhooks of an organization: what an event is matched against. */
   async listLive(db: Executor, organizationId: string): Promise<Pick<WebhooksTable, 'id' | 'filter'>[]> {
-    return db
-      .selectFrom('webhooks')
-      .select(['id', 'filter'])
-      .where('organization_id', '=', organizationId)
-      .where('deleted_at', 'is', null)
-      .execute()
+    return liveOf(db, { organizationId })
+  },
+
+  /** listLive as a statement to run with others (runTogether). */
+  listLiveStatement(db: Executor, organizationId: string): CompiledQuery<Pick<WebhooksTable, 'id' | 'filter'>> {
+    return liveOf.bind(db, { organizationId })
   },
 
   /** Newest first; fetches `limit + 1` rows for the pager. */

@@ -1,4 +1,6 @@
+import type { CompiledQuery } from 'kysely'
 import type { Executor } from '../../db/database.js'
+import { preparedQuery } from '../../db/prepared-query.js'
 import { containsText } from '../../db/text-search.js'
 import type { AccountsTable } from '../../db/schema.js'
 import { keysetAfter, type PageRequest } from '../../http/pagination.js'
@@ -37,6 +39,10 @@ export function toAccount(row: AccountsTable): Account {
     updated: row.updated,
   }
 }
+
+const accountById = preparedQuery((db, parameter: (name: 'organizationId' | 'id') => string) =>
+  db.selectFrom('accounts').selectAll().where('organization_id', '=', parameter('organizationId')).where('id', '=', parameter('id')),
+)
 
 export const accountRepo = {
   /**
@@ -92,8 +98,13 @@ export const accountRepo = {
   },
 
   async find(db: Executor, organizationId: string, ref: ResourceRef): Promise<AccountsTable | undefined> {
-    const query = db.selectFrom('accounts').selectAll().where('organization_id', '=', organizationId)
-    return ('id' in ref ? query.where('id', '=', ref.id) : query.where('external_id', '=', ref.externalId)).executeTakeFirst()
+    if ('id' in ref) return (await accountById(db, { organizationId, id: ref.id }))[0]
+    return db.selectFrom('accounts').selectAll().where('organization_id', '=', organizationId).where('external_id', '=', ref.externalId).executeTakeFirst()
+  },
+
+  /** find by id as a statement to run with others (runTogether): a credit transfer's reads (payments/credit-transfers). */
+  findStatement(db: Executor, organizationId: string, id: string): CompiledQuery<AccountsTable> {
+    return accountById.bind(db, { organizationId, id })
   },
 
   /** Oldest first, the order the bank lists them in; fetches `limit + 1` rows for the pager. */

@@ -1,4 +1,6 @@
+import type { CompiledQuery } from 'kysely'
 import type { Executor } from '../../db/database.js'
+import { preparedQuery } from '../../db/prepared-query.js'
 import type { ApprovalChainsTable } from '../../db/schema.js'
 import { keysetAfter, type PageRequest } from '../../http/pagination.js'
 import { etagOf } from '../../http/preconditions.js'
@@ -74,11 +76,24 @@ function liveChains(db: Executor, organizationId: string) {
   return db.selectFrom('approval_chains').selectAll().where('organization_id', '=', organizationId).where('deleted_at', 'is', null)
 }
 
+const liveChainsOldestFirst = preparedQuery((db, parameter: (name: 'organizationId') => string) =>
+  liveChains(db, parameter('organizationId')).orderBy('id'),
+)
+
+/** A chain as payments are matched against it (approval-rules.ts). */
+export function approvalChainOf(row: ApprovalChainsTable): ApprovalChain {
+  return { id: row.id, ...definitionOf(row) }
+}
+
 export const approvalChainRepo = {
   /** The organization's live chains, oldest first: the order their steps are added to a payment. */
   async listLive(db: Executor, organizationId: string): Promise<ApprovalChain[]> {
-    const rows = await liveChains(db, organizationId).orderBy('id').execute()
-    return rows.map((row) => ({ id: row.id, ...definitionOf(row) }))
+    return (await liveChainsOldestFirst(db, { organizationId })).map(approvalChainOf)
+  },
+
+  /** listLive as a statement to run with others (runTogether); approvalChainOf reads its rows. */
+  listLiveStatement(db: Executor, organizationId: string): CompiledQuery<ApprovalChainsTable> {
+    return liveChainsOldestFirst.bind(db, { organizationId })
   },
 
   /** Names of the live chains that name a role or user (in a step, or as a creator role condition). */

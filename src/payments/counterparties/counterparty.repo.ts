@@ -1,3 +1,4 @@
+import type { CompiledQuery } from 'kysely'
 import type { Executor } from '../../db/database.js'
 import { preparedQuery } from '../../db/prepared-query.js'
 import { containsText } from '../../db/text-search.js'
@@ -61,7 +62,21 @@ const findByExternalId = preparedQuery((db, parameter: (name: 'organizationId' |
     .where('external_id', '=', parameter('externalId')),
 )
 
+const ofExternalAccount = preparedQuery((db, parameter: (name: 'organizationId' | 'externalAccountId') => string) =>
+  db
+    .selectFrom('counterparties as c')
+    .innerJoin('external_accounts as e', 'e.counterparty_id', 'c.id')
+    .selectAll('c')
+    .where('c.organization_id', '=', parameter('organizationId'))
+    .where('e.id', '=', parameter('externalAccountId')),
+)
+
 export const counterpartyRepo = {
+  /** The counterparty (deleted or not) an external account of the organization belongs to, as a statement to run with others (runTogether). */
+  ofExternalAccountStatement(db: Executor, organizationId: string, externalAccountId: string): CompiledQuery<CounterpartiesTable> {
+    return ofExternalAccount.bind(db, { organizationId, externalAccountId })
+  },
+
   async insert(trx: Executor, row: CounterpartiesTable): Promise<void> {
     await trx.insertInto('counterparties').values(row).execute()
   },

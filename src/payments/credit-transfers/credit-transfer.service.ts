@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/database.js'
-import type { AccountsTable } from '../../db/schema.js'
+import type { AccountsTable, CounterpartiesTable, ExternalAccountsTable } from '../../db/schema.js'
 import { isUniqueViolation } from '../../db/errors.js'
+import { runTogether } from '../../db/prepared-query.js'
 import { accountRepo } from '../../financial-data/accounts/index.js'
 import { ApiError, invalidField } from '../../http/errors.js'
 import type { Actor } from '../../iam/actor.js'
@@ -11,7 +12,7 @@ import { counterpartyRepo } from '../counterparties/counterparty.repo.js'
 import { externalAccountRepo } from '../external-accounts/index.js'
 import type { BankToday } from '../lifecycle/bank-date.js'
 import type { Payment } from '../lifecycle/payment.js'
-import { insertPayment, organizationHolder, type PaymentDraft } from '../lifecycle/payment-creation.js'
+import { insertPayment, organizationHolderOf, organizationHolderStatement, type PaymentDraft } from '../lifecycle/payment-creation.js'
 import { counterpartyHolder, externalAccountSnapshot } from '../lifecycle/payment-parties.js'
 import type { AccountHolder, AccountSnapshot } from '../lifecycle/payment.schemas.js'
 import { checkExecutionDate, checkScheme } from './credit-transfer.rules.js'
@@ -36,14 +37,14 @@ export interface ResolvedCounterpartyAccount {
   counterpartyId: string
 }
 
-/**
- * A live external account of a live counterparty of this organization, locked until the transaction ends so
- * that it is not deleted while a payment or mandate is made to it. @throws ApiError (400 naming `field`).
- */
-export async function resolveExternalAccount(trx: Executor, actor: Actor, id: string, field: string): Promise<ResolvedCounterpartyAccount> {
-  const external = await externalAccountRepo.lockLive(trx, actor.organizationId, id)
+/** The two reads of resolveExternalAccount, to run with others (runTogether); counterpartyAccountOf reads their answers. */
+function externalAccountStatements(trx: Executor, actor: Actor, id: string) {
+  return [externalAccountRepo.lockLiveStatement(trx, actor.organizationId, id), counterpartyRepo.ofExternalAccountStatement(trx, actor.organizationId, id)] as const
+}
+
+/** @throws ApiError (400 naming `field`) unless a live external account of a live counterparty was found. */
+function counterpartyAccountOf(external: ExternalAccountsTable | undefined, counterparty: CounterpartiesTable | undefined, field: string): ResolvedCounterpartyAccount {
   if (!external) throw invalidField(field, 'is not an external account of this organization')
-  const counterparty = await counterpartyRepo.find(trx, actor.organizationId, { id: external.counterparty_id })
   if (!counterparty || counterparty.deleted_at) throw invalidField(field, 'belongs to a deleted counterparty')
   return {
     snapshot: externalAccountSnapshot(external),
@@ -53,14 +54,52 @@ export async function resolveExternalAccount(trx: Executor, actor: Actor, id: st
   }
 }
 
-/** @throws ApiError (400, field destination.id) when it is not a live account of this organization. */
-async function resolveDestination(db: Executor, actor: Actor, input: CreateCreditTransfer, source: AccountsTable) {
+/**
+ * A live external account of a live counterparty of this organization, locked until the transaction ends so
+ * that it is not deleted while a payment or mandate is made to it. @throws ApiError (400 naming `field`).
+ */
+export async function resolveExternalAccount(trx: Executor, actor: Actor, id: string, field: string): Promise<ResolvedCounterpartyAccount> {
+  const [external, counterparty] = await runTogether(trx, externalAccountStatements(trx, actor, id))
+  return counterpartyAccountOf(external.rows[0], counterparty.rows[0], field)
+}
+
+interface Destination {
+  snapshot: AccountSnapshot
+  holder: AccountHolder
+  externalAccountId: string | null
+  counterpartyId: string | null
+}
+
+/**
+ * What a credit transfer is checked against, read together (runTogether: on PostgreSQL one round trip, not one per
+ * read): the source account, the organization (the holder of its own accounts), and the destination — an external
+ * account, locked, with its counterparty, or another own account. `destination` throws the destination's 400 when
+ * called, so the errors keep the order of the checks.
+ */
+async function readParties(trx: Executor, actor: Actor, input: CreateCreditTransfer) {
+  const { organizationId } = actor
+  const own = [accountRepo.findStatement(trx, organizationId, input.source.id), organizationHolderStatement(trx, organizationId)] as const
   const { type, id } = input.destination
-  if (type === 'EXTERNAL_ACCOUNT') return resolveExternalAccount(db, actor, id, 'destination.id')
-  const account = await accountRepo.find(db, actor.organizationId, { id })
-  if (!account) throw invalidField('destination.id', 'is not an account of this organization')
-  if (account.id === source.id) throw invalidField('destination.id', 'must differ from the source account')
-  return { snapshot: ownAccountSnapshot(account), holder: await organizationHolder(db, actor.organizationId), externalAccountId: null, counterpartyId: null }
+  if (type === 'EXTERNAL_ACCOUNT') {
+    const [source, organization, external, counterparty] = await runTogether(trx, [...own, ...externalAccountStatements(trx, actor, id)])
+    return {
+      source: source.rows[0],
+      sourceHolder: organizationHolderOf(organizationId, organization.rows),
+      destination: (): Destination => counterpartyAccountOf(external.rows[0], counterparty.rows[0], 'destination.id'),
+    }
+  }
+  const [source, organization, account] = await runTogether(trx, [...own, accountRepo.findStatement(trx, organizationId, id)])
+  const sourceHolder = organizationHolderOf(organizationId, organization.rows)
+  return {
+    source: source.rows[0],
+    sourceHolder,
+    destination: (): Destination => {
+      const found = account.rows[0]
+      if (!found) throw invalidField('destination.id', 'is not an account of this organization')
+      if (found.id === input.source.id) throw invalidField('destination.id', 'must differ from the source account')
+      return { snapshot: ownAccountSnapshot(found), holder: sourceHolder, externalAccountId: null, counterpartyId: null }
+    },
+  }
 }
 
 /**
@@ -72,13 +111,14 @@ async function resolveDestination(db: Executor, actor: Actor, input: CreateCredi
 export async function draftCreditTransfer(trx: Executor, actor: Actor, input: CreateCreditTransfer, bankToday: BankToday): Promise<PaymentDraft> {
   const money = amountFromInput(input.amount, 'amount')
   if (money.value <= 0) throw invalidField('amount.value', 'must be positive')
-  const source = await accountRepo.find(trx, actor.organizationId, { id: input.source.id })
+  const parties = await readParties(trx, actor, input)
+  const { source } = parties
   if (!source) throw invalidField('source.id', 'is not an account of this organization')
   if (money.currency !== source.currency) {
     throw invalidField('amount.currency', `must be the source account's currency ${source.currency}`)
   }
   checkExecutionDate(input.date, await bankToday(trx, { organizationId: actor.organizationId, accountId: source.id }))
-  const destination = await resolveDestination(trx, actor, input, source)
+  const destination = parties.destination()
   const sourceSnapshot = ownAccountSnapshot(source)
   checkScheme({
     scheme: input.scheme,
@@ -101,7 +141,7 @@ export async function draftCreditTransfer(trx: Executor, actor: Actor, input: Cr
     counterpartyId: destination.counterpartyId,
     mandate: null,
     source: sourceSnapshot,
-    sourceHolder: await organizationHolder(trx, actor.organizationId),
+    sourceHolder: parties.sourceHolder,
     destination: destination.snapshot,
     destinationHolder: destination.holder,
     metadata: input.metadata,

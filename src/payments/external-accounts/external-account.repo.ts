@@ -1,5 +1,6 @@
-import { sql, type RawBuilder } from 'kysely'
+import { sql, type CompiledQuery, type RawBuilder } from 'kysely'
 import type { Executor } from '../../db/database.js'
+import { preparedStatement } from '../../db/prepared-query.js'
 import type { ExternalAccountsTable } from '../../db/schema.js'
 import { keysetAfter, type PageRequest } from '../../http/pagination.js'
 import type { ResourceRef } from '../../http/resource-ref.js'
@@ -59,6 +60,17 @@ function withScope(db: Executor) {
     .select('c.entity_ids as counterparty_entity_ids')
 }
 
+/** The row locked by a write that changes nothing, so that it is not deleted until the transaction ends. */
+const lockLiveById = preparedStatement((db, parameter: (name: 'organizationId' | 'id') => string) =>
+  db
+    .updateTable('external_accounts')
+    .set((eb) => ({ version: eb.ref('version') }))
+    .where('organization_id', '=', parameter('organizationId'))
+    .where('id', '=', parameter('id'))
+    .where('deleted_at', 'is', null)
+    .returningAll(),
+)
+
 export const externalAccountRepo = {
   async insertMany(trx: Executor, rows: ExternalAccountsTable[]): Promise<void> {
     if (rows.length > 0) await trx.insertInto('external_accounts').values(rows).execute()
@@ -76,14 +88,12 @@ export const externalAccountRepo = {
    * its deletion take turns, so the deletion sees every payment made before it, and none is made after it.
    */
   async lockLive(trx: Executor, organizationId: string, id: string): Promise<ExternalAccountsTable | undefined> {
-    return trx
-      .updateTable('external_accounts')
-      .set((eb) => ({ version: eb.ref('version') }))
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .returningAll()
-      .executeTakeFirst()
+    return (await lockLiveById(trx, { organizationId, id })).rows[0]
+  },
+
+  /** lockLive as a statement to run with others (runTogether). */
+  lockLiveStatement(trx: Executor, organizationId: string, id: string): CompiledQuery<ExternalAccountsTable> {
+    return lockLiveById.bind(trx, { organizationId, id })
   },
 
   async countLiveOfCounterparty(db: Executor, counterpartyId: string): Promise<number> {

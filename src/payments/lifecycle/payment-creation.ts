@@ -1,11 +1,14 @@
+import type { CompiledQuery } from 'kysely'
 import type { Executor } from '../../db/database.js'
+import { preparedQuery, runTogether } from '../../db/prepared-query.js'
 import type { PaymentApprovalStepsTable, PaymentsTable } from '../../db/schema.js'
-import { recordEvent, SYSTEM_ORIGINATOR } from '../../events/index.js'
+import { firstEventStatements, SYSTEM_ORIGINATOR } from '../../events/index.js'
 import type { Actor } from '../../iam/actor.js'
-import { ownerRoleId } from '../../iam/roles/owner-role.js'
+import { ownerRoleIdOf, ownerRoleStatement } from '../../iam/roles/owner-role.js'
+import { liveWebhooksOf, liveWebhooksStatement } from '../../webhooks/index.js'
 import { nowIso } from '../../shared/clock.js'
 import { newId } from '../../shared/ids.js'
-import { approvalChainRepo } from '../approvals/approval-chain.repo.js'
+import { approvalChainOf, approvalChainRepo } from '../approvals/approval-chain.repo.js'
 import { plannedSteps, type PlannedStep } from '../approvals/approval-rules.js'
 import { movePayment, PAYMENT_ENTITY_TYPE, toPayment, type Payment } from './payment.js'
 import { paymentRepo, type PaymentKind } from './payment.repo.js'
@@ -42,14 +45,24 @@ export interface PaymentDraft {
  * externalId surfaces as a unique violation.
  */
 export async function insertPayment(trx: Executor, actor: Actor, draft: PaymentDraft): Promise<Payment> {
+  const { organizationId } = actor
   const approvedWithBatch = draft.batch?.treatment === 'BATCH'
-  const plan = approvedWithBatch
-    ? []
-    : plannedSteps(
-        await approvalChainRepo.listLive(trx, actor.organizationId),
-        { kind: draft.kind, accountId: draft.accountId, currency: draft.currency, amount: draft.amount, creatorRoleId: actor.roleId },
-        await ownerRoleId(trx, actor.organizationId),
-      )
+  // What the payment is stored with, read together (runTogether: one round trip on PostgreSQL).
+  const [chains, owner, webhookRows] = approvedWithBatch
+    ? [undefined, undefined, ...(await runTogether(trx, [liveWebhooksStatement(trx, organizationId)]))]
+    : await runTogether(trx, [
+        approvalChainRepo.listLiveStatement(trx, organizationId),
+        ownerRoleStatement(trx, organizationId),
+        liveWebhooksStatement(trx, organizationId),
+      ])
+  const plan =
+    chains && owner
+      ? plannedSteps(
+          chains.rows.map(approvalChainOf),
+          { kind: draft.kind, accountId: draft.accountId, currency: draft.currency, amount: draft.amount, creatorRoleId: actor.roleId },
+          ownerRoleIdOf(owner.rows),
+        )
+      : []
   const now = nowIso()
   const row: PaymentsTable = {
     id: newId(),
@@ -83,19 +96,18 @@ export async function insertPayment(trx: Executor, actor: Actor, draft: PaymentD
     updated: now,
   }
   const steps: PaymentApprovalStepsTable[] = stepRowsOf(plan, now).map((step) => ({ ...step, payment_id: row.id }))
-  await paymentRepo.insert(trx, row, steps)
   // Nobody has decided a step of a new payment yet.
   const undecided = steps.map((step) => ({ ...step, approver: null }))
   const created = toPayment(row, undecided)
-  await recordEvent(trx, {
-    organizationId: actor.organizationId,
-    entityType: PAYMENT_ENTITY_TYPE[draft.kind],
-    entityId: row.id,
-    type: 'CREATED',
-    name: 'CREATED',
-    originator: actor.userId,
-    entity: created,
-  })
+  // The payment, its steps, its CREATED event and the event's webhook deliveries: written together, in this order.
+  await runTogether(trx, [
+    ...paymentRepo.insertStatements(trx, row, steps),
+    ...firstEventStatements(
+      trx,
+      { organizationId, entityType: PAYMENT_ENTITY_TYPE[draft.kind], entityId: row.id, type: 'CREATED', name: 'CREATED', originator: actor.userId, entity: created },
+      liveWebhooksOf(webhookRows.rows),
+    ),
+  ])
   if (!approvedWithBatch && plan.every((step) => step.autoApproved)) {
     return (await movePayment(trx, row, 'APPROVED', { originator: SYSTEM_ORIGINATOR, message: 'Automatically approved' }, undecided)).payment
   }
@@ -118,8 +130,20 @@ export function stepRowsOf(plan: PlannedStep[], now: string): Array<Omit<Payment
   }))
 }
 
+const organizationName = preparedQuery((db, parameter: (name: 'id') => string) => db.selectFrom('organizations').select('name').where('id', '=', parameter('id')))
+
 /** The organization as the holder of its own accounts. */
 export async function organizationHolder(db: Executor, organizationId: string): Promise<AccountHolder> {
-  const organization = await db.selectFrom('organizations').select('name').where('id', '=', organizationId).executeTakeFirstOrThrow()
-  return { type: 'ENTITY', id: organizationId, legalName: organization.name }
+  return organizationHolderOf(organizationId, await organizationName(db, { id: organizationId }))
+}
+
+/** organizationHolder as a statement to run with others (runTogether); organizationHolderOf reads its rows. */
+export function organizationHolderStatement(db: Executor, organizationId: string): CompiledQuery<{ name: string }> {
+  return organizationName.bind(db, { id: organizationId })
+}
+
+/** @throws Error when the organization is not there (an actor's organization always is). */
+export function organizationHolderOf(organizationId: string, rows: readonly { name: string }[]): AccountHolder {
+  if (!rows[0]) throw new Error(`No organization ${organizationId}`)
+  return { type: 'ENTITY', id: organizationId, legalName: rows[0].name }
 }

@@ -1,4 +1,6 @@
+import type { CompiledQuery } from 'kysely'
 import type { Executor } from '../../db/database.js'
+import { preparedInsert } from '../../db/prepared-query.js'
 import type { PaymentApprovalStepsTable, PaymentsTable } from '../../db/schema.js'
 import { keysetAfter, type PageRequest } from '../../http/pagination.js'
 import { etagOf } from '../../http/preconditions.js'
@@ -117,10 +119,13 @@ export type PaymentChanges = Partial<
 > &
   Pick<PaymentsTable, 'updated'>
 
+const insertPaymentRow = preparedInsert('payments')
+const insertStepRow = preparedInsert('payment_approval_steps')
+
 export const paymentRepo = {
-  async insert(trx: Executor, row: PaymentsTable, steps: PaymentApprovalStepsTable[]): Promise<void> {
-    await trx.insertInto('payments').values(row).execute()
-    if (steps.length > 0) await trx.insertInto('payment_approval_steps').values(steps).execute()
+  /** The statements that store a new payment and its steps, to run with its event (runTogether, payment-creation.ts). */
+  insertStatements(trx: Executor, row: PaymentsTable, steps: PaymentApprovalStepsTable[]): CompiledQuery[] {
+    return [insertPaymentRow.bind(trx, row), ...steps.map((step) => insertStepRow.bind(trx, step))]
   },
 
   async find(db: Executor, organizationId: string, kind: PaymentKind, ref: ResourceRef): Promise<PaymentsTable | undefined> {
