@@ -12,8 +12,8 @@ import { createSandboxOrganization } from '../../src/organizations/organization.
 import { createTestDatabase, testBackend, type TestDatabase } from '../support/test-database.js'
 import { buildOnce, childEnv, runKassa } from './cli-process.js'
 
-/** The first test may wait for `npm run build`; each spawns a Node process or two. */
-const SLOW = 240_000
+/** Each test spawns a Node process or two; on a loaded machine one can take seconds. */
+const SLOW = 120_000
 
 let live: TestDatabase
 let directory: string
@@ -29,10 +29,11 @@ async function organizationNames(databaseUrl: string): Promise<string[]> {
 }
 
 beforeAll(async () => {
+  // `npm run build` once per test run, shared with the other CLI test files: as long as they, it may wait for it.
   await buildOnce()
   live = await createTestDatabase()
   directory = mkdtempSync(join(tmpdir(), 'kassa-backup-'))
-}, SLOW)
+}, 300_000)
 
 afterAll(async () => {
   await live?.destroy()
