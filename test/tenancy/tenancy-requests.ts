@@ -16,10 +16,13 @@ import type { TenancyWorld } from './tenancy-world.js'
 export type Caller =
   | { label: string; kind: 'key'; credentials: Pick<Credentials, 'accessKey' | 'secret'> }
   | { label: string; kind: 'session'; session: Pick<SignedIn, 'token' | 'body'> }
+  | { label: string; kind: 'bearer'; token: string }
   | { label: string; kind: 'none' }
 
 export const byKey = (label: string, credentials: Pick<Credentials, 'accessKey' | 'secret'>): Caller => ({ label, kind: 'key', credentials })
 export const bySession = (label: string, session: Pick<SignedIn, 'token' | 'body'>): Caller => ({ label, kind: 'session', session })
+/** An OAuth2 bearer token (RFC 6750) of a key: the same key, authenticated another way (issue 13). */
+export const byBearer = (label: string, token: string): Caller => ({ label, kind: 'bearer', token })
 
 export function label(operation: Operation): string {
   return `${operation.method} ${operation.path}`
@@ -49,6 +52,8 @@ function credentialHeaders(caller: Caller, write: boolean): Record<string, strin
     case 'session':
       // As the dashboard sends it: the cookie, and on a write the CSRF token and this server's Origin.
       return { host: HOST, cookie: `kassa_session=${caller.session.token}`, ...(write ? { 'x-csrf-token': caller.session.body.csrfToken, origin: OWN_ORIGIN } : {}) }
+    case 'bearer':
+      return { authorization: `Bearer ${caller.token}` }
     case 'none':
       return {}
   }

@@ -5,14 +5,15 @@ import { operationsOf, type Operation } from '../fuzz/openapi-operations.js'
 import { call, concretePaths, seedResources, walkReads } from '../fuzz/seed-resources.js'
 import { connectionBody } from '../connectivity/connection-helpers.js'
 import { person, signIn, type SignedIn } from '../iam/session-helpers.js'
+import { accessTokenFor } from '../support/oauth2.js'
 import { approveAndSubmit } from '../financial-data/pending-transactions-helpers.js'
 import type { PaymentJson } from '../payments/lifecycle-helpers.js'
 
 /**
  * The two organizations of the tenancy suite (issue 14), on the fuzz suite's server (the real app on
  * 127.0.0.1, workers off, so that every write is a request's): A holds a resource of every kind, made by
- * test/fuzz/seed-resources.ts and the few kinds it leaves out (below); B has an Owner key, a read-only key
- * and an Owner's dashboard session. A's ids are learnt as a client learns them, by reading every GET as A.
+ * test/fuzz/seed-resources.ts and the few kinds it leaves out (below); B has an Owner key (and a bearer token
+ * of it), a read-only key and an Owner's dashboard session. A's ids are learnt as a client learns them, by reading every GET as A.
  */
 
 export interface Organization {
@@ -26,8 +27,8 @@ export interface TenancyWorld {
   server: FuzzServer
   /** Every operation of the OpenAPI document the running app serves (not the committed copy). */
   operations: Operation[]
-  a: Organization & { readOnlySession: SignedIn; ids: KnownIds }
-  b: Organization
+  a: Organization & { readOnlySession: SignedIn; readOnlyToken: string; ids: KnownIds }
+  b: Organization & { ownerToken: string }
 }
 
 /**
@@ -77,8 +78,8 @@ export async function tenancyWorld(): Promise<TenancyWorld> {
   return {
     server,
     operations: operationsOf(JSON.parse(served.body)),
-    a: { owner: server.keys.owner, readOnly: server.keys.readOnly, session: sessions.a, readOnlySession: sessions.aReadOnly, ids },
-    b: { owner: b, readOnly: bReadOnly, session: sessions.b },
+    a: { owner: server.keys.owner, readOnly: server.keys.readOnly, session: sessions.a, readOnlySession: sessions.aReadOnly, readOnlyToken: await accessTokenFor(server.t, server.keys.readOnly), ids },
+    b: { owner: b, readOnly: bReadOnly, session: sessions.b, ownerToken: await accessTokenFor(server.t, b) },
   }
 }
 

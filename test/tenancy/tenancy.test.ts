@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Operation } from '../fuzz/openapi-operations.js'
 import { testBackend } from '../support/test-database.js'
 import { bodyNamingA, bodyNamingNobody, namesIds, shapeOf } from './body-ids.js'
-import { byKey, bySession, exchange, label, leakedIds, refusalProblems, requestOf, type Caller } from './tenancy-requests.js'
+import { byBearer, byKey, bySession, exchange, label, leakedIds, refusalProblems, requestOf, type Caller } from './tenancy-requests.js'
 import { pathOfA, tenancyWorld, type TenancyWorld } from './tenancy-world.js'
 
 /**
@@ -73,8 +73,13 @@ describe(`tenancy and authorization on every route (issue 14), ${testBackend()}`
     expect(withIds().length).toBeGreaterThan(60)
   })
 
-  it("B's Owner key, read-only key and dashboard session on A's ids: 404 in the envelope, nothing written", async () => {
-    const callers = [byKey("B's Owner key", world.b.owner), bySession("B's Owner session", world.b.session), byKey("B's read-only key", world.b.readOnly)]
+  it("B's Owner key, its bearer token, B's read-only key and dashboard session on A's ids: 404 in the envelope, nothing written", async () => {
+    const callers = [
+      byKey("B's Owner key", world.b.owner),
+      byBearer("B's Owner bearer token", world.b.ownerToken),
+      bySession("B's Owner session", world.b.session),
+      byKey("B's read-only key", world.b.readOnly),
+    ]
     const problems = await problemsOf(callers, withIds(), async (operation, caller) => {
       // A read-only key is refused a write for its permission (403) before any id is looked at: that tells nothing.
       if (caller.label.includes('read-only') && !isRead(operation)) return []
@@ -149,23 +154,25 @@ describe(`tenancy and authorization on every route (issue 14), ${testBackend()}`
     expect(problems).toEqual([])
   }, 60_000)
 
-  it("A's read-only key and session: every write answers 403 in the envelope and writes nothing", async () => {
-    const callers = [byKey("A's read-only key", world.a.readOnly), bySession("A's read-only session", world.a.readOnlySession)]
+  it("A's read-only key, its bearer token and a read-only session: every write answers 403 in the envelope and writes nothing", async () => {
+    const callers = [byKey("A's read-only key", world.a.readOnly), byBearer("A's read-only bearer token", world.a.readOnlyToken), bySession("A's read-only session", world.a.readOnlySession)]
     const writes = tenanted().filter((operation) => !isRead(operation) && !ANY_KEY_WRITES.has(label(operation)))
     const problems = await problemsOf(callers, writes, async (operation, caller) => {
       const own = OWN_SESSION.has(label(operation))
       if (own && caller.kind === 'session') return []
+      // A bearer token is an access key's: no session of its own either (404).
       return refusalProblems(await exchange(world, await requestOf(world, operation, aPath(operation), caller)), own ? 404 : 403)
     })
     expect(problems).toEqual([])
   }, 60_000)
 
-  it('no credentials, a wrong secret, an unknown session: 401 in the envelope on every operation, nothing written', async () => {
+  it('no credentials, a wrong secret, an unknown session or bearer token: 401 in the envelope on every operation, nothing written', async () => {
     const { accessKey, secret } = world.a.owner
     const callers: Caller[] = [
       { label: 'no credentials', kind: 'none' },
       byKey("A's Owner key with a wrong secret", { accessKey, secret: `${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}` }),
       bySession('an unknown session', { token: 'x'.repeat(43), body: world.a.session.body }),
+      byBearer('an unknown bearer token', 'x'.repeat(43)),
     ]
     const problems = await problemsOf(callers, tenanted(), async (operation, caller) =>
       refusalProblems(await exchange(world, await requestOf(world, operation, operation.pathParams.length > 0 ? aPath(operation) : operation.path, caller)), 401),
