@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Actor } from '../iam/actor.js'
 import type { Permission } from '../iam/permissions.js'
 import { ApiError } from './errors.js'
-import type { RateDecision, RateLimiter } from './rate-limiter.js'
+import type { RateLimiter } from './rate-limiter.js'
 
 export interface ApiGuardOptions {
   maintenance: boolean
@@ -37,20 +37,18 @@ function andThen<T, U>(value: T | Promise<T>, next: (value: T) => U | Promise<U>
 
 /** The per-minute rate limit of one caller (429, with RateLimit-* headers on every response). */
 function limitRate(rateLimiter: RateLimiter, reply: FastifyReply, caller: string): void | Promise<void> {
-  return andThen(rateLimiter.take(caller), (decision) => answerRate(reply, decision))
-}
-
-function answerRate(reply: FastifyReply, decision: RateDecision): void {
-  reply.headers({
-    'RateLimit-Limit': decision.limit,
-    'RateLimit-Remaining': decision.remaining,
-    'RateLimit-Reset': decision.resetSeconds,
-  })
-  if (!decision.allowed) {
-    throw new ApiError('rate_limited', `More than ${decision.limit} requests in the past minute`, undefined, {
-      'Retry-After': String(decision.resetSeconds),
+  return andThen(rateLimiter.take(caller), (decision) => {
+    reply.headers({
+      'RateLimit-Limit': decision.limit,
+      'RateLimit-Remaining': decision.remaining,
+      'RateLimit-Reset': decision.resetSeconds,
     })
-  }
+    if (!decision.allowed) {
+      throw new ApiError('rate_limited', `More than ${decision.limit} requests in the past minute`, undefined, {
+        'Retry-After': String(decision.resetSeconds),
+      })
+    }
+  })
 }
 
 /**
