@@ -28,22 +28,36 @@ function isDropped(name: string): boolean {
   return !name.startsWith('.') && !/\.(tmp|part)$/i.test(name)
 }
 
+/** Whether a file system call failed because the name is not there: the file another process took. */
+function isGone(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException).code === 'ENOENT'
+}
+
 /**
  * Moves a file into a subfolder without overwriting one there (link(2) fails on an existing name): a clash takes a
- * hash of `content` (the file's text, or what stands for it when it was not read).
+ * hash of `content` (the file's text, or what stands for it when it was not read). Every server process reads the
+ * same inboxes (issue 14): a file another process moved first — gone from the inbox, or already linked under its
+ * name (the same inode) — is left to it. @returns false when another process moved the file.
  */
-async function moveInto(directory: string, name: string, subfolder: string, content: string): Promise<void> {
+async function moveInto(directory: string, name: string, subfolder: string, content: string): Promise<boolean> {
+  const source = join(directory, name)
   const target = join(directory, subfolder)
   await mkdir(target, { recursive: true })
   try {
-    await link(join(directory, name), join(target, name))
+    await link(source, join(target, name))
   } catch (error) {
+    if (isGone(error)) return false
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-    await link(join(directory, name), join(target, `${createHash('sha256').update(content, 'utf8').digest('hex').slice(0, 16)}-${name}`)).catch((again: unknown) => {
+    const [moving, there] = await Promise.all([stat(source).catch(() => undefined), stat(join(target, name))])
+    if (moving === undefined || (moving.ino === there.ino && moving.dev === there.dev)) return false
+    await link(source, join(target, `${createHash('sha256').update(content, 'utf8').digest('hex').slice(0, 16)}-${name}`)).catch((again: unknown) => {
       if ((again as NodeJS.ErrnoException).code !== 'EEXIST') throw again
     })
   }
-  await unlink(join(directory, name))
+  await unlink(source).catch((error: unknown) => {
+    if (!isGone(error)) throw error
+  })
+  return true
 }
 
 /** The process's one-import-at-a-time gate (financial-data ImportGate), as far as the inbox reader uses it. */
@@ -54,17 +68,23 @@ export interface InboxGate {
 
 const UNGATED: InboxGate = { tryHolding: (work) => work() }
 
-/** Reads one dropped file and moves it: processed, or refused with why. @throws when the disk or the database failed. */
-async function readOne(database: Database, connection: { id: string; organization_id: string }, directory: string, name: string): Promise<{ refused?: string }> {
+/**
+ * Reads one dropped file and moves it: processed, or refused with why; taken when another process read it too and
+ * moved it first (its transaction found the file's hash known and changed nothing). @throws when the disk or the database failed.
+ */
+async function readOne(database: Database, connection: { id: string; organization_id: string }, directory: string, name: string): Promise<{ refused?: string; taken?: true }> {
   const service = createInboundFileService(database)
   const path = join(directory, name)
+  const taken = { taken: true } as const
   // Too large to read at all: refused on its size, never loaded (INBOUND_FILE_LIMIT, as for an upload).
-  const { size, mtimeMs } = await stat(path)
-  if (size > INBOUND_FILE_LIMIT) {
-    await moveInto(directory, name, REFUSED_DIR, `${size}:${mtimeMs}`)
-    return { refused: `The file is larger than ${INBOUND_FILE_LIMIT / 1024 / 1024} MiB` }
+  const found = await stat(path).catch((error: unknown) => (isGone(error) ? undefined : Promise.reject(error)))
+  if (found === undefined) return taken
+  if (found.size > INBOUND_FILE_LIMIT) {
+    const reason = `The file is larger than ${INBOUND_FILE_LIMIT / 1024 / 1024} MiB`
+    return (await moveInto(directory, name, REFUSED_DIR, `${found.size}:${found.mtimeMs}`)) ? { refused: reason } : taken
   }
-  const xml = await readFile(path, 'utf8')
+  const xml = await readFile(path, 'utf8').catch((error: unknown) => (isGone(error) ? undefined : Promise.reject(error)))
+  if (xml === undefined) return taken
   const ctx = { actor: { organizationId: connection.organization_id }, transaction: database.transaction.bind(database) }
   try {
     if (Buffer.byteLength(xml, 'utf8') > INBOUND_FILE_LIMIT) throw new ApiError('payload_too_large', `The file is larger than ${INBOUND_FILE_LIMIT / 1024 / 1024} MiB`)
@@ -72,11 +92,9 @@ async function readOne(database: Database, connection: { id: string; organizatio
   } catch (error) {
     // A file Kassa cannot read stays unread however often it is tried: out of the way, with the reason.
     if (!(error instanceof ApiError) || error.status >= 500 || error.code === 'conflict') throw error
-    await moveInto(directory, name, REFUSED_DIR, xml)
-    return { refused: error.message }
+    return (await moveInto(directory, name, REFUSED_DIR, xml)) ? { refused: error.message } : taken
   }
-  await moveInto(directory, name, PROCESSED_DIR, xml)
-  return {}
+  return (await moveInto(directory, name, PROCESSED_DIR, xml)) ? {} : taken
 }
 
 /**
@@ -99,7 +117,7 @@ export async function readInboxes(database: Database, gate: InboxGate = UNGATED)
       const path = join(directory, entry.name)
       try {
         const read = await gate.tryHolding(() => readOne(database, connection, directory, entry.name))
-        if (read === undefined) continue
+        if (read === undefined || read.taken) continue
         if (read.refused === undefined) pass.processed += 1
         else pass.refused.push({ path, message: read.refused })
       } catch (error) {
