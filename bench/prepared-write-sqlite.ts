@@ -102,9 +102,12 @@ export function sqliteWriter(path: string, commit: SqliteCommit, template: Credi
     }),
   )
   let waiting: Array<{ request: CreateRequest; resolve: (answer: Answer) => void }> = []
+  const committed = { transactions: 0, requests: 0 }
   const flush = () => {
     const batch = waiting
     waiting = []
+    committed.transactions += 1
+    committed.requests += batch.length
     try {
       const answers = createBatch.immediate(batch.map((entry) => entry.request))
       batch.forEach((entry, n) => entry.resolve(answers[n]!))
@@ -118,6 +121,10 @@ export function sqliteWriter(path: string, commit: SqliteCommit, template: Credi
         if (waiting.length === 0) setImmediate(flush)
         waiting.push({ request, resolve })
       }),
-    close,
+    close: async () => {
+      // How much the commits were shared, for the benchmark's log.
+      process.stderr.write(`group commit: ${committed.requests} requests in ${committed.transactions} transactions (${(committed.requests / Math.max(1, committed.transactions)).toFixed(1)} each)\n`)
+      await close()
+    },
   }
 }
