@@ -30,7 +30,8 @@ interface SharedLimit {
  *
  * The bound this buys: another process's requests are seen at most two sync intervals late (its add, then this
  * read), so across P processes a key can pass its limit by what the other P − 1 processes admit for it in that
- * time — with the default 250 ms, at most half a second of its traffic. Failed authentications are `immediate`:
+ * time — with the default 250 ms, at most half a second of its traffic — and never more than P × the limit in a
+ * window, as each process alone holds it exactly. Failed authentications are `immediate`:
  * each is written before its 401 is sent, so a guesser is refused everywhere within one sync interval of reaching
  * the limit. Rows are per second; a process deletes rows older than a window once per window.
  *
@@ -39,7 +40,7 @@ interface SharedLimit {
  */
 export function openDatabaseStore(options: DatabaseStoreOptions): RateLimitStore {
   const { database, windowMs } = options
-  const process = randomUUID()
+  const processId = randomUUID()
   const limits = new Map<string, SharedLimit>()
   const outage = createOutage(options.log, 'the database', 'each process counts its own requests until it answers')
   let lastCleanup = 0
@@ -62,7 +63,7 @@ export function openDatabaseStore(options: DatabaseStoreOptions): RateLimitStore
   async function sync(): Promise<void> {
     const now = Date.now()
     try {
-      await addHits(database.db, process, drainPending())
+      await addHits(database.db, processId, drainPending())
       // A row of second s holds requests up to s + 1: the oldest second that may still be in the window.
       const since = atSecond(now - windowMs)
       if (now - lastCleanup >= windowMs) {
@@ -70,7 +71,7 @@ export function openDatabaseStore(options: DatabaseStoreOptions): RateLimitStore
         lastCleanup = now
       }
       const fresh = new Map<string, Map<string, OtherProcesses>>([...limits.keys()].map((name) => [name, new Map()]))
-      for (const row of await othersHits(database.db, process, since)) {
+      for (const row of await othersHits(database.db, processId, since)) {
         fresh.get(row.limiter)?.set(row.key, { count: Number(row.hits), leavesAt: (Number(row.oldestSecond) + 1) * 1000 + windowMs })
       }
       for (const [name, others] of fresh) limits.get(name)!.others = others
@@ -101,7 +102,7 @@ export function openDatabaseStore(options: DatabaseStoreOptions): RateLimitStore
 
       function record(key: string, now: number): void | Promise<void> {
         if (immediate) {
-          return addHits(database.db, process, [{ limiter: name, key, atSecond: atSecond(now), hits: 1 }]).then(outage.restored, outage.lost)
+          return addHits(database.db, processId, [{ limiter: name, key, atSecond: atSecond(now), hits: 1 }]).then(outage.restored, outage.lost)
         }
         let seconds = shared.pending.get(key)
         if (!seconds) shared.pending.set(key, (seconds = new Map()))
