@@ -42,7 +42,15 @@ export function freePort(): Promise<number> {
   })
 }
 
-function logLinesIn(output: string): LogLine[] {
+/** `kassa serve --workers <workers>` on `port`, logging at info unless `env` says otherwise. */
+export function spawnKassaServe(databaseUrl: string, workers: number, port: number, env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--workers', String(workers)], {
+    cwd: ROOT,
+    env: childEnv({ DATABASE_URL: databaseUrl, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', ...env }),
+  })
+}
+
+export function logLinesIn(output: string): LogLine[] {
   return output
     .split('\n')
     .filter((line) => line.startsWith('{'))
@@ -55,10 +63,7 @@ function logLinesIn(output: string): LogLine[] {
  */
 export async function startKassaServe(databaseUrl: string, workers: number, env: Record<string, string> = {}): Promise<KassaServe> {
   const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--workers', String(workers)], {
-    cwd: ROOT,
-    env: childEnv({ DATABASE_URL: databaseUrl, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', ...env }),
-  })
+  const child = spawnKassaServe(databaseUrl, workers, port, env)
   const watched = watch(child)
   let ended: Run | undefined
   void watched.done.then((run) => (ended = run))

@@ -6,7 +6,8 @@ import { expectError } from '../conventions/expectations.js'
 import { counterpartyBody } from '../support/fixtures.js'
 import { basicAuth } from '../support/test-app.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
-import { LEVEL, startKassaServe, type KassaServe } from './kassa-serve.js'
+import { watch } from '../cli/cli-process.js'
+import { LEVEL, logLinesIn, spawnKassaServe, startKassaServe, type KassaServe } from './kassa-serve.js'
 
 /**
  * Issue 14: `kassa serve --workers 2` — two HTTP processes on one port under a primary that prepared the
@@ -134,4 +135,16 @@ describe('kassa serve --workers 2', () => {
     // No process logged an error on its way out (the payment workers, busy at a 10 ms pace, stopped before the database closed).
     expect(kassa.logs().filter((line) => line.level >= LEVEL.error && line.msg !== 'a worker exited unexpectedly; starting another')).toEqual([])
   }, 90_000)
+
+  it('stops, exiting 1, when its workers cannot start (the port is taken) instead of restarting them for ever', async () => {
+    const taken = net.createServer()
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+    const run = await watch(spawnKassaServe(db.url, 2, (taken.address() as net.AddressInfo).port)).done
+    taken.close()
+    expect(run.code, run.stdout).toBe(1)
+    const lines = logLinesIn(run.stdout)
+    expect(lines.filter((line) => line.msg === 'a worker exited before it served; stopping').length).toBeGreaterThanOrEqual(1)
+    expect(lines.filter((line) => line.msg === 'a worker is serving')).toEqual([])
+    expect(lines.filter((line) => line.msg === 'a worker exited unexpectedly; starting another')).toEqual([])
+  }, 180_000)
 })
