@@ -109,7 +109,7 @@ export function paymentsSection(lines: Line[], run: RunFacts): string {
     '  CREATED event and idempotent response stored in one transaction; 201 with the full resource',
     '- Floor (`bench/prepared-write-server.ts`): plain Fastify in its own process doing the reads and row writes Kassa does',
     '  for a keyed create — the key, source account and its bank, external account locked, counterparty, organization,',
-    '  approval chains, Owner role, event sequence, webhooks; inserts of the payment, step, event and key — with statements',
+    '  approval chains, Owner role, webhooks; inserts of the payment, step, event and key — with statements',
     '  prepared once; no auth, no validation beyond the reads. SQLite as Kassa sets it up (WAL, synchronous NORMAL):',
     '  one transaction per request, or group commit (the requests parsed in one turn of the event loop share a transaction,',
     '  a savepoint each, answers after the commit). PostgreSQL: `pg` named statements, one read and one writing statement',

@@ -5,8 +5,8 @@
  *    counterparty, organization, approval chains, Owner role, webhooks).
  * 2. One statement that writes — a statement is its own transaction, so one commit: the key's transaction-scoped
  *    advisory lock (as src/db/claims.ts tryTransactionLock), the external account's lock, the payment, its step,
- *    its CREATED event (sequence read as max + 1) and the key's completed row. A key inserted meanwhile by another
- *    request fails the statement on the key's primary key, and its row is then read and replayed.
+ *    its CREATED event and the key's completed row. A key inserted meanwhile by another request fails the
+ *    statement on the key's primary key, and its row is then read and replayed.
  */
 import pg from 'pg'
 import {
@@ -50,8 +50,7 @@ const WRITE = `with
   external as (update external_accounts set version = version where organization_id = $2 and id = $13 and deleted_at is null returning id),
   payment as (insert into payments (${PAYMENT_COLUMNS.join(', ')}) select ${placeholders(PAYMENT_COLUMNS, 1)} from external returning id),
   step as (insert into payment_approval_steps (${STEP_COLUMNS.join(', ')}) select ${placeholders(STEP_COLUMNS, 1 + PAYMENT_COLUMNS.length)} from payment),
-  event as (insert into events (sequence, ${EVENT_COLUMNS.join(', ')})
-    select (select coalesce(max(sequence), 0) + 1 from events where entity_id = $1), ${placeholders(EVENT_COLUMNS, EVENT_FIRST)} from payment)
+  event as (insert into events (${EVENT_COLUMNS.join(', ')}) select ${placeholders(EVENT_COLUMNS, EVENT_FIRST)} from payment)
 insert into idempotency_keys (${KEY_COLUMNS.join(', ')}) select ${placeholders(KEY_COLUMNS, KEY_FIRST)} from locked, payment`
 
 interface Reads {

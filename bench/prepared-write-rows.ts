@@ -17,9 +17,8 @@ export const STEP_COLUMNS = [
   'id', 'approval_chain_id', 'position', 'required_role_ids', 'required_user_ids', 'allow_creator_approval', 'auto_approved',
   'status', 'approver_user_id', 'updated', 'payment_id',
 ] as const
-/** Without `sequence`, which each backend's statement reads as max(sequence) + 1 of the entity, as recordEvent does. */
 export const EVENT_COLUMNS = [
-  'organization_id', 'entity_type', 'entity_id', 'type', 'name', 'timestamp', 'originator', 'message', 'entity_version', 'entity',
+  'organization_id', 'entity_type', 'entity_id', 'sequence', 'type', 'name', 'timestamp', 'originator', 'message', 'entity_version', 'entity',
 ] as const
 export const KEY_COLUMNS = [
   'organization_id', 'method', 'path', 'key', 'fingerprint', 'state', 'lock_token', 'locked_until', 'response_status',
@@ -120,7 +119,8 @@ export function rowsOf(template: CreditTransferTemplate, request: CreateRequest,
       created, created,
     ],
     step: [stepId, null, 0, JSON.stringify([ownerRoleId]), '[]', 1, 0, 'PENDING', null, null, paymentId],
-    event: [organizationId, 'credit_transfers', paymentId, 'CREATED', 'CREATED', created, template.creatorUserId, null, 1, json],
+    // A new payment's first event: sequence 1, not read (as Kassa's insertPayment).
+    event: [organizationId, 'credit_transfers', paymentId, 1, 'CREATED', 'CREATED', created, template.creatorUserId, null, 1, json],
     key: [
       ...keyScope(template, request.key), request.fingerprint, 'COMPLETED', '', created, 201, json, created,
       new Date(now.getTime() + KEY_LIFETIME_MS).toISOString(),

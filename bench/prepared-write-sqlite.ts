@@ -50,14 +50,13 @@ export function sqliteWriter(path: string, commit: SqliteCommit, template: Credi
     sandboxAccount: sqlite.prepare('select * from sandbox_accounts where account_id = ?'),
     sandboxBank: sqlite.prepare('select * from sandbox_banks where organization_id = ?'),
     lockExternal: sqlite.prepare('update external_accounts set version = version where organization_id = ? and id = ? and deleted_at is null returning *'),
-    counterparty: sqlite.prepare('select * from counterparties where organization_id = ? and id = ?'),
+    counterparty: sqlite.prepare('select c.* from counterparties c inner join external_accounts e on e.counterparty_id = c.id where c.organization_id = ? and e.id = ?'),
     organizationName: sqlite.prepare('select name from organizations where id = ?').pluck(),
     chains: sqlite.prepare('select * from approval_chains where organization_id = ? and deleted_at is null order by id'),
-    ownerRole: sqlite.prepare('select id from roles where organization_id = ? and owner = 1 order by created').pluck(),
+    ownerRole: sqlite.prepare('select id from roles where organization_id = ? and owner = 1 order by created limit 1').pluck(),
     insertPayment: sqlite.prepare(insert('payments', PAYMENT_COLUMNS)),
     insertStep: sqlite.prepare(insert('payment_approval_steps', STEP_COLUMNS)),
-    nextSequence: sqlite.prepare('select coalesce(max(sequence), 0) + 1 from events where entity_id = ?').pluck(),
-    insertEvent: sqlite.prepare(`insert into events (sequence, ${EVENT_COLUMNS.join(', ')}) values (?, ${EVENT_COLUMNS.map(() => '?').join(', ')})`),
+    insertEvent: sqlite.prepare(insert('events', EVENT_COLUMNS)),
     webhooks: sqlite.prepare('select id, filter from webhooks where organization_id = ? and deleted_at is null'),
     insertKey: sqlite.prepare(insert('idempotency_keys', KEY_COLUMNS)),
   }
@@ -68,19 +67,18 @@ export function sqliteWriter(path: string, commit: SqliteCommit, template: Credi
     if (existing) return replayOf(existing, request.fingerprint)
     const { body } = request
     if (!statements.account.get(organizationId, body.source.id)) return { status: 400, body: '{"field":"source.id"}' }
+    statements.organizationName.get(organizationId)
+    if (!statements.lockExternal.get(organizationId, body.destination.id)) return { status: 400, body: '{"field":"destination.id"}' }
+    statements.counterparty.get(organizationId, body.destination.id)
     statements.bankType.get(body.source.id)
     statements.sandboxAccount.get(body.source.id)
     statements.sandboxBank.get(organizationId)
-    const external = statements.lockExternal.get(organizationId, body.destination.id) as { counterparty_id: string } | undefined
-    if (!external) return { status: 400, body: '{"field":"destination.id"}' }
-    statements.counterparty.get(organizationId, external.counterparty_id)
-    statements.organizationName.get(organizationId)
     statements.chains.all(organizationId)
     const rows = rowsOf(template, request, statements.ownerRole.get(organizationId) as string)
+    statements.webhooks.all(organizationId)
     statements.insertPayment.run(...rows.payment)
     statements.insertStep.run(...rows.step)
-    statements.insertEvent.run(statements.nextSequence.get(rows.paymentId), ...rows.event)
-    statements.webhooks.all(organizationId)
+    statements.insertEvent.run(...rows.event)
     statements.insertKey.run(...rows.key)
     return rows.answer
   })
