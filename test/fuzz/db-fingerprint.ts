@@ -15,23 +15,34 @@ const BOOKKEEPING = new Set(['idempotency_keys', 'rate_limit_hits', 'kysely_migr
 
 export type Fingerprint = Record<string, string>
 
+/** The measures of a table, each an aggregate over a column when the table has it (`rows` always). */
+const MEASURES: Array<{ measure: string; column?: string; aggregate: (column: string) => string }> = [
+  { measure: 'rows', aggregate: () => 'count(*)' },
+  { measure: 'versions', column: 'version', aggregate: (column) => `coalesce(sum(${column}), 0)` },
+  { measure: 'updated', column: 'updated', aggregate: (column) => `max(${column})` },
+  { measure: 'deleted_at', column: 'deleted_at', aggregate: (column) => `count(${column})` },
+  { measure: 'revoked_at', column: 'revoked_at', aggregate: (column) => `count(${column})` },
+]
+
 export async function fingerprinter(database: Database): Promise<() => Promise<Fingerprint>> {
   const tables = (await database.db.introspection.getTables()).filter((table) => !BOOKKEEPING.has(table.name))
-  const parts: string[] = []
-  for (const table of tables) {
+  // One row per table, its measures as text (null where the table lacks the column), in one UNION ALL: PostgreSQL
+  // plans it several times faster than one subquery per measure.
+  const selects = tables.map((table) => {
     const columns = new Set(table.columns.map((column) => column.name))
-    const from = `from "${table.name}"`
-    parts.push(`(select count(*) ${from}) as "${table.name}.rows"`)
-    if (columns.has('version')) parts.push(`(select coalesce(sum(version), 0) ${from}) as "${table.name}.versions"`)
-    if (columns.has('updated')) parts.push(`(select max(updated) ${from}) as "${table.name}.updated"`)
-    for (const column of ['deleted_at', 'revoked_at']) {
-      if (columns.has(column)) parts.push(`(select count(${column}) ${from}) as "${table.name}.${column}"`)
-    }
-  }
-  const query = sql<Record<string, unknown>>`select ${sql.raw(parts.join(', '))}`
+    const values = MEASURES.map(({ measure, column, aggregate }) => `${column === undefined || columns.has(column) ? `cast(${aggregate(column ?? '')} as text)` : 'null'} as "${measure}"`)
+    return `select '${table.name}' as "table", ${values.join(', ')} from "${table.name}"`
+  })
+  const query = sql<Record<string, string | null>>`${sql.raw(selects.join(' union all '))}`
+  const measured = new Map(tables.map((table) => [table.name, new Set(table.columns.map((column) => column.name))]))
   return async () => {
     const { rows } = await query.execute(database.db)
-    return Object.fromEntries(Object.entries(rows[0] ?? {}).map(([key, value]) => [key, String(value)]))
+    const fingerprint: Fingerprint = {}
+    for (const row of rows) {
+      const columns = measured.get(String(row.table))!
+      for (const { measure, column } of MEASURES) if (column === undefined || columns.has(column)) fingerprint[`${row.table}.${measure}`] = String(row[measure])
+    }
+    return fingerprint
   }
 }
 

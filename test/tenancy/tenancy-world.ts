@@ -60,7 +60,7 @@ async function signedIn(server: FuzzServer, roleName: string, organizationId: st
 
 export async function tenancyWorld(): Promise<TenancyWorld> {
   const server = await FuzzServer.start()
-  await seedResources(server)
+  await seedResources(server, { walk: false })
   await seedTheRest(server)
   const b = server.keys.otherOrganization
   const bReadOnly = await server.t.newKey('read-only', b.organizationId)
