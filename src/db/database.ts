@@ -18,7 +18,7 @@ import { groupCommit } from './group-commit.js'
 import type { DatabaseSchema } from './schema.js'
 import { migrateToLatest } from './migrate.js'
 import { registerReadPath } from './read-path.js'
-import { namedStatementPool } from './postgres-named-statements.js'
+import { namedStatementPool } from './postgres-driver.js'
 
 export type Db = Kysely<DatabaseSchema>
 /** Anything a repository can run SQL on: the database itself or an open transaction. */
@@ -134,14 +134,14 @@ function openSqlite(url: string, synchronous: SqliteSynchronous): Kysely<Databas
 function openPostgres(url: string): Kysely<DatabaseSchema> {
   // Counts and sums come back as int8; they stay well inside 2^53 minor units.
   pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
-  // Hot statements named and queries pipelined (postgres-named-statements.ts).
-  const { pool, dialectPool } = namedStatementPool({ connectionString: url, max: 10 })
+  // Hot statements named, queries pipelined, reads outside transactions on connections of their own (postgres-driver.ts).
+  const { pool, dialectPool, read } = namedStatementPool({ connectionString: url, max: 10 })
   // An idle connection that the server ends (a restart, a terminated backend, a dropped database) is
   // reported here after the pool has discarded it; the next query opens a new one. Without a
   // listener, that 'error' event would crash the process.
   pool.on('error', () => undefined)
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool: dialectPool }) })
-  registerReadPath(db, { dialect: 'postgres', read: async (query) => (await db.executeQuery(query)).rows })
+  registerReadPath(db, { dialect: 'postgres', read })
   return db
 }
 

@@ -1,7 +1,7 @@
 import type { CompiledQuery, Compilable, Insertable, QueryResult } from 'kysely'
 import type { Executor } from './database.js'
 import type { DatabaseSchema } from './schema.js'
-import { nameStatement } from './postgres-named-statements.js'
+import { nameStatement } from './postgres-driver.js'
 import { readPathOf } from './read-path.js'
 
 /** Stands for a named parameter while the query is compiled; cannot collide with a real value. */
@@ -21,7 +21,7 @@ type Adapter = ReturnType<Executor['getExecutor']>['adapter']
  * A hot statement built and compiled once per dialect instead of on every call: Kysely's builder and compiler cost
  * more than SQLite's own work for a primary-key read, and about a quarter of a create's CPU (issue 14). `build` names
  * its parameters with `parameter(name)`; each call answers the compiled statement with `values` bound in their place.
- * On PostgreSQL it runs as a named prepared statement (postgres-named-statements.ts): parsed and planned once per
+ * On PostgreSQL it runs as a named prepared statement (postgres-driver.ts): parsed and planned once per
  * connection.
  */
 function compileOnce<Row, Name extends string, Value>(
@@ -82,7 +82,7 @@ type Results<Queries extends readonly CompiledQuery[]> = { [K in keyof Queries]:
 
 /**
  * Runs statements that do not depend on each other's answers together, in the order given, on the executor's one
- * connection (a transaction's own): on PostgreSQL pipelined, one round trip for all (postgres-named-statements.ts);
+ * connection (a transaction's own): on PostgreSQL pipelined, one round trip for all (postgres-driver.ts);
  * on SQLite one after the other, as ever. The first failure rejects; in a transaction the rest then fail with it.
  */
 export function runTogether<const Queries extends readonly CompiledQuery[]>(executor: Executor, queries: Queries): Promise<Results<Queries>> {

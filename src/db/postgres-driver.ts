@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { PostgresPool, PostgresPoolClient } from 'kysely'
+import type { CompiledQuery, PostgresPool, PostgresPoolClient } from 'kysely'
 import pg from 'pg'
 
 /**
@@ -15,6 +15,55 @@ export function nameStatement(sql: string): void {
   if (!names.has(sql)) names.set(sql, `kassa_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`)
 }
 
+/** A query as node-postgres takes it: by name when it is a hot statement. */
+function queryConfig(sql: string, parameters: readonly unknown[]): pg.QueryConfig {
+  const name = names.get(sql)
+  return name === undefined ? { text: sql, values: [...parameters] } : { name, text: sql, values: [...parameters] }
+}
+
+/** How many connections of their own the reads outside transactions share: one PostgreSQL backend per core runs them. */
+const READ_CONNECTIONS = 2
+
+/**
+ * Reads outside any transaction (the read path, read-path.ts) on a few connections of their own, pipelined: the
+ * reads of concurrent requests go out on a shared connection without waiting for each other's answers, and none pays
+ * for a pool checkout. Each is a statement of its own, in its own snapshot, as on the pool. A connection that fails
+ * is dropped; the next read opens another.
+ */
+function pipelinedReads(config: pg.PoolConfig) {
+  const connections: Array<Promise<pg.Client> | undefined> = []
+  const opened = new Set<pg.Client>()
+  let next = 0
+
+  function connect(slot: number): Promise<pg.Client> {
+    const client = new pg.Client({ ...config, pipeline: true })
+    const ready = client.connect().then(() => client)
+    const drop = () => {
+      opened.delete(client)
+      if (connections[slot] === ready) connections[slot] = undefined
+    }
+    client.on('error', drop)
+    client.on('end', drop)
+    ready.catch(drop)
+    opened.add(client)
+    connections[slot] = ready
+    return ready
+  }
+
+  return {
+    async read(query: CompiledQuery): Promise<unknown[]> {
+      const slot = next
+      next = (next + 1) % READ_CONNECTIONS
+      const client = await (connections[slot] ?? connect(slot))
+      return (await client.query(queryConfig(query.sql, query.parameters))).rows
+    },
+    async end(): Promise<void> {
+      connections.length = 0
+      await Promise.all([...opened].map((client) => client.end().catch(() => undefined)))
+    },
+  }
+}
+
 /**
  * node-postgres' pool as Kysely's PostgresDialect takes it, running the hot statements by name: Kysely passes SQL
  * text and values, and node-postgres prepares a statement only when given a name. The pool's clients pipeline
@@ -22,8 +71,9 @@ export function nameStatement(sql: string): void {
  * out without waiting for each other's answers, one round trip instead of one each. PostgreSQL still runs them in
  * order, each statement in its own snapshot, so a transaction behaves exactly as when they are sent one by one.
  */
-export function namedStatementPool(config: pg.PoolConfig): { pool: pg.Pool; dialectPool: PostgresPool } {
+export function namedStatementPool(config: pg.PoolConfig): { pool: pg.Pool; dialectPool: PostgresPool; read: (query: CompiledQuery) => Promise<unknown[]> } {
   const pool = new pg.Pool({ ...config, pipeline: true })
+  const reads = pipelinedReads(config)
   // Kysely keeps one connection per client object: each pool client keeps one wrapper.
   const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>()
   function wrapperOf(client: pg.PoolClient): PostgresPoolClient {
@@ -32,10 +82,7 @@ export function namedStatementPool(config: pg.PoolConfig): { pool: pg.Pool; dial
     // A transaction's BEGIN is not waited for: it goes out with the transaction's first statement, whose answer
     // also reports BEGIN's failure (a connection lost, when every statement fails anyway). One round trip fewer.
     let pendingBegin: Promise<unknown> | undefined
-    const send = (sql: string, parameters: readonly unknown[]) => {
-      const name = names.get(sql)
-      return client.query(name === undefined ? { text: sql, values: [...parameters] } : { name, text: sql, values: [...parameters] })
-    }
+    const send = (sql: string, parameters: readonly unknown[]) => client.query(queryConfig(sql, parameters))
     wrapper = {
       // Kysely streams through a cursor only when given one in the dialect's config; Kassa gives none.
       query: (async (sql: string, parameters: readonly unknown[]) => {
@@ -63,7 +110,11 @@ export function namedStatementPool(config: pg.PoolConfig): { pool: pg.Pool; dial
     pool,
     dialectPool: {
       connect: async () => wrapperOf(await pool.connect()),
-      end: () => pool.end(),
+      // Kysely's destroy ends the pool; the read connections end with it.
+      end: async () => {
+        await Promise.all([pool.end(), reads.end()])
+      },
     },
+    read: reads.read,
   }
 }
