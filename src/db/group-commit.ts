@@ -8,7 +8,7 @@ export interface GroupCommitLimits {
   milliseconds: number
 }
 
-export const DEFAULT_LIMITS: GroupCommitLimits = { works: 64, milliseconds: 8 }
+const DEFAULT_LIMITS: GroupCommitLimits = { works: 64, milliseconds: 8 }
 
 /** Every work's savepoint has this name: each is released or rolled back before the next is taken. */
 const SAVEPOINT = 'work'
@@ -27,7 +27,7 @@ interface Outcome<DB> {
   failure?: { error: unknown }
 }
 
-/** One turn of the event loop: requests whose sockets are ready meanwhile reach their transactions and join the batch. */
+/** One turn of the event loop (setImmediate runs right after the poll phase has read every ready socket). */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 /**
@@ -57,7 +57,6 @@ export function groupCommit<DB>(db: Kysely<DB>, committed: (trx: Transaction<DB>
     const outcomes: Array<Outcome<DB>> = []
     try {
       while (outcomes.length < limits.works && performance.now() - started < limits.milliseconds) {
-        if (queue.length === 0) await nextTurn()
         const queued = queue.shift()
         if (!queued) break
         const outcome: Outcome<DB> = { queued }
@@ -97,7 +96,14 @@ export function groupCommit<DB>(db: Kysely<DB>, committed: (trx: Transaction<DB>
   async function drain(): Promise<void> {
     running = true
     try {
-      while (queue.length > 0) await runBatch()
+      while (queue.length > 0) {
+        // Wait for the sockets that are ready in this turn: their requests reach their transactions and join the
+        // batch. The write lock is not held meanwhile, and a batch of works that do not wait on anything but SQLite
+        // holds it without yielding to the event loop, as one transaction did before (another connection to the
+        // file in this process would block the thread in its busy handler).
+        await nextTurn()
+        await runBatch()
+      }
     } finally {
       running = false
     }
