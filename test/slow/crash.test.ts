@@ -8,6 +8,7 @@ import { startKassaProcess, stopped, type KassaProcess } from '../support/kassa-
 import { basicAuth } from '../support/test-app.js'
 import { createTestDatabase, testBackend, type TestDatabase } from '../support/test-database.js'
 import { isSigned, startReceiver, type Receiver } from '../webhooks/receiver.js'
+import { inPool, percentile, phaseClock, until } from './crash-helpers.js'
 import { noCounts, runClients, task, type Counts, type Sender, type Task } from './crash-load.js'
 
 /**
@@ -30,7 +31,7 @@ const APPROVE_EVERY = 4
 /** On PostgreSQL the proof runs two server processes on the database; SQLite is one process's file. */
 const PROCESSES = testBackend() === 'postgres' ? 2 : 1
 /** Seconds within which a key cut off by a crash completes once tried again (the lease it replaced was 120 s). */
-const RETRY_BOUND_SECONDS = 10
+const RETRY_BOUND_SECONDS = 15
 /** Statuses of an approved payment on its way through the bank. */
 const IN_FLIGHT = ['APPROVED', 'PENDING_SUBMISSION', 'SENT', 'PENDING_AT_BANK', 'ACCEPTED', 'EXECUTED']
 const WEBHOOK_FILTER = [
@@ -67,28 +68,6 @@ async function call<T>(method: string, path: string, body?: unknown, as: Sender 
   return JSON.parse(text) as T
 }
 
-/** `work` for every item, `concurrency` at a time. */
-async function inPool<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = []
-  let next = 0
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++
-      results[index] = await work(items[index]!)
-    }
-  }
-  await Promise.all(Array.from({ length: concurrency }, worker))
-  return results
-}
-
-async function until(what: string, done: () => Promise<boolean>, timeoutMilliseconds = 120_000, pollMilliseconds = 100): Promise<void> {
-  const deadline = Date.now() + timeoutMilliseconds
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await sleep(pollMilliseconds)
-  }
-}
-
 /** A second user who may approve what the Owner creates, through a chain the Owner cannot complete alone. */
 async function approver(): Promise<Sender> {
   const role = await call<{ id: string }>('POST', '/iam/v2/roles', { name: 'approver', permissions: ['credit_transfers:read', 'credit_transfers:approve'] })
@@ -101,24 +80,6 @@ async function approver(): Promise<Sender> {
 function victims(round: number): number[] {
   if (PROCESSES === 1) return [0]
   return [[0], [1], [0, 1]][round % 3]!
-}
-
-/** Wall time per phase of the test, for its closing line. */
-function phaseClock(): { end(name: string): void; summary(): string } {
-  const phases: string[] = []
-  let mark = performance.now()
-  return {
-    end(name) {
-      const now = performance.now()
-      phases.push(`${name} ${((now - mark) / 1000).toFixed(1)} s`)
-      mark = now
-    },
-    summary: () => phases.join(', '),
-  }
-}
-
-function percentile(sorted: readonly number[], share: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? 0
 }
 
 describe(`kill -9 under load (${testBackend()}, ${PROCESSES} process${PROCESSES === 1 ? '' : 'es'})`, () => {
