@@ -52,7 +52,7 @@ import { deliveryRoutes, registerDeliveryWorker, webhookRoutes, webhookSettings,
 export interface AppOptions {
   /** failedAuthenticationsPerMinute left out: no limit on failed authentications (kassa serve always sets one). */
   config: Pick<Config, 'rateLimitPerMinute' | 'maintenance' | 'logLevel'> &
-    Partial<Pick<Config, 'webhookAllowLoopback' | 'bankFilesDir' | 'failedAuthenticationsPerMinute' | 'redisUrl'>>
+    Partial<Pick<Config, 'webhookAllowLoopback' | 'bankFilesDir' | 'failedAuthenticationsPerMinute' | 'redisUrl' | 'trustProxy'>>
   database: Database
   /** How long an Idempotency-Key stays locked by a request whose process may have died. */
   idempotencyLeaseMilliseconds?: number
@@ -73,7 +73,12 @@ export interface AppOptions {
  * hand with the ports each needs. Grep finds every route; nothing below src/ imports this file.
  */
 export async function buildApp(options: AppOptions): Promise<ApiApp> {
-  const app = await createHttpApp({ logLevel: options.config.logLevel, database: options.database, version: VERSION })
+  const app = await createHttpApp({
+    logLevel: options.config.logLevel,
+    trustProxy: options.config.trustProxy,
+    database: options.database,
+    version: VERSION,
+  })
   const webhooks = webhookSettings(options.config.webhookAllowLoopback ?? false, options.webhooks)
   registerDeliveryWorker(app, webhooks)
 

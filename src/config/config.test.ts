@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       bankFilesDir: resolve('data/bank-files'),
       sqliteSynchronous: 'NORMAL',
       workers: 1,
+      trustProxy: [],
     })
   })
 
@@ -48,6 +49,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ REDIS_URL: 'redis://cache:6379/0' }).redisUrl).toBe('redis://cache:6379/0')
     expect(loadConfig({ REDIS_URL: 'rediss://user:secret@cache:6380' }).redisUrl).toBe('rediss://user:secret@cache:6380')
     expect(problemOf({ REDIS_URL: 'cache:6379' })).toContain('REDIS_URL must be redis://[user:password@]host:6379[/db] or rediss://… (TLS)')
+  })
+
+  it('reads KASSA_TRUST_PROXY as a list of addresses, CIDR ranges and proxy-addr names, and refuses anything else', () => {
+    expect(loadConfig({}).trustProxy).toEqual([])
+    expect(loadConfig({ KASSA_TRUST_PROXY: ' loopback, 10.0.0.0/8 ,::1' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', '::1'])
+    expect(problemOf({ KASSA_TRUST_PROXY: 'loopback,proxy.internal' })).toContain('KASSA_TRUST_PROXY must be a comma-separated list')
+    expect(problemOf({ KASSA_TRUST_PROXY: 'true' })).toContain('KASSA_TRUST_PROXY must be')
   })
 
   it('takes KASSA_BANK_FILES_DIR relative to the working directory, and refuses the root', () => {

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { Ajv } from 'ajv'
 import { resolve } from 'node:path'
+import ipaddr from 'ipaddr.js'
 
 /**
  * Runtime configuration, read once from the environment and validated at start. Every problem names
@@ -37,6 +38,11 @@ const ConfigSchema = Type.Object({
   redisUrl: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   /** HTTP processes `kassa serve` runs on this machine, sharing its port (src/cluster.ts); 1 runs no cluster. */
   workers: Type.Integer({ minimum: 1, maximum: 64 }),
+  /**
+   * The proxies in front whose X-Forwarded-For and X-Forwarded-Proto are believed (Fastify's trustProxy): addresses,
+   * CIDR ranges, or proxy-addr's names `loopback`, `linklocal`, `uniquelocal`. Empty: the socket's peer is the client.
+   */
+  trustProxy: Type.Array(Type.String({ minLength: 1 })),
 })
 export type Config = Static<typeof ConfigSchema>
 
@@ -61,6 +67,10 @@ const VARIABLES: Record<keyof Config, { name: string; accepts: string }> = {
   sqliteSynchronous: { name: 'KASSA_SQLITE_SYNCHRONOUS', accepts: `one of ${SQLITE_SYNCHRONOUS_LEVELS.join(', ')}` },
   redisUrl: { name: 'REDIS_URL', accepts: 'redis://[user:password@]host:6379[/db] or rediss://… (TLS), or nothing for the database' },
   workers: { name: 'KASSA_WORKERS', accepts: 'an integer from 1 to 64 (HTTP processes; `kassa serve --workers N` sets it too)' },
+  trustProxy: {
+    name: 'KASSA_TRUST_PROXY',
+    accepts: 'a comma-separated list of the proxies in front: addresses, CIDR ranges (10.0.0.0/8), loopback, linklocal or uniquelocal',
+  },
 }
 
 const validateConfig = new Ajv({ allErrors: true }).compile<Config>(ConfigSchema)
@@ -93,6 +103,15 @@ function directoryFrom(raw: string | undefined): string {
   return path === resolve('/') ? '' : path
 }
 
+const PROXY_ADDRESS_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal'])
+
+/** Each entry an address, a CIDR range or one of proxy-addr's names; one bad entry fails the whole setting. */
+function proxiesFrom(raw: string | undefined): string[] | undefined {
+  const entries = (raw ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')
+  const valid = (entry: string) => PROXY_ADDRESS_NAMES.has(entry) || ipaddr.isValid(entry) || ipaddr.isValidCIDR(entry)
+  return entries.every(valid) ? entries : undefined
+}
+
 function booleanFrom(raw: string | undefined): boolean | undefined {
   if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false
   if (raw === 'true' || raw === '1') return true
@@ -115,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sqliteSynchronous: (env.KASSA_SQLITE_SYNCHRONOUS || 'NORMAL').toUpperCase(),
     redisUrl: env.REDIS_URL || undefined,
     workers: integerFrom(env.KASSA_WORKERS, 1),
+    trustProxy: proxiesFrom(env.KASSA_TRUST_PROXY),
   }
   if (!validateConfig(config)) {
     const settings = new Set(

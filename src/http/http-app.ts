@@ -18,6 +18,8 @@ import { registerValidation } from './validation.js'
 
 export interface HttpAppOptions {
   logLevel: Config['logLevel']
+  /** KASSA_TRUST_PROXY: the proxies whose X-Forwarded-For/-Proto become request.ip/protocol; none when left out. */
+  trustProxy?: Config['trustProxy']
   database: Database
   /** The OpenAPI document's info.version. */
   version: string
@@ -50,6 +52,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<ApiApp> {
     http: { ...serverTimeouts.http, ...protocolServerOptions, maxHeaderSize: MAX_HEADER_BYTES },
     clientErrorHandler: answerClientError,
     return503OnClosing: false,
+    // Behind a TLS-terminating proxy the socket's peer is the proxy: only the proxies named are believed about the client.
+    trustProxy: options.trustProxy?.length ? options.trustProxy : false,
     // Malformed URLs are rejected before any hook runs; they still get the envelope and a request-id.
     frameworkErrors: (error, request, reply) => {
       reply.header(REQUEST_ID_HEADER, request.id)

@@ -56,10 +56,13 @@ function isLoopback(address: string | undefined): boolean {
   return plain === '::1' || (isIP(plain) === 4 && plain.startsWith('127.'))
 }
 
-/** Plain http on a loopback address: the one case where the cookie goes without `Secure` (a local `npm start`). */
+/**
+ * Plain http from a loopback address: the one case where the cookie goes without `Secure` (a local `npm start`).
+ * Behind a proxy named in KASSA_TRUST_PROXY, protocol and address are the client's (X-Forwarded-Proto/-For), so a
+ * TLS proxy on the same machine still gets `Secure`; without it they are the socket's.
+ */
 function isLocalPlainHttp(request: FastifyRequest): boolean {
-  const encrypted = (request.socket as { encrypted?: boolean }).encrypted === true
-  return !encrypted && isLoopback(request.socket.remoteAddress)
+  return request.protocol === 'http' && isLoopback(request.ip)
 }
 
 /**
@@ -87,8 +90,7 @@ export function isSameOrigin(request: FastifyRequest): boolean {
   const host = request.headers.host
   if (!origin || !host) return false
   const lower = origin.toLowerCase()
-  const encrypted = (request.socket as { encrypted?: boolean }).encrypted === true
-  return lower === `https://${host.toLowerCase()}` || (!encrypted && lower === `http://${host.toLowerCase()}`)
+  return lower === `https://${host.toLowerCase()}` || (request.protocol === 'http' && lower === `http://${host.toLowerCase()}`)
 }
 
 /** A browser's request from another site's page (an Origin that is not ours); a request without Origin is not one. */
