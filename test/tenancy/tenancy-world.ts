@@ -6,6 +6,7 @@ import { call, concretePaths, seedResources, walkReads } from '../fuzz/seed-reso
 import { connectionBody } from '../connectivity/connection-helpers.js'
 import { person, signIn, type SignedIn } from '../iam/session-helpers.js'
 import { accessTokenFor } from '../support/oauth2.js'
+import { basicAuth } from '../support/test-app.js'
 import { approveAndSubmit } from '../financial-data/pending-transactions-helpers.js'
 import type { PaymentJson } from '../payments/lifecycle-helpers.js'
 
@@ -86,4 +87,26 @@ export async function tenancyWorld(): Promise<TenancyWorld> {
 /** The operation's path with an id of organization A in every slot, or undefined when A has none to offer. */
 export function pathOfA(world: TenancyWorld, operation: Operation): string | undefined {
   return concretePaths(world.a.ids, operation, Number.POSITIVE_INFINITY)[0]
+}
+
+/**
+ * The operation's path as A's Owner names one of its resources by `external:{externalId}` (spec: the external id
+ * lookup), or undefined when none of them has an externalId A itself can read it by.
+ */
+export async function externalPathOfA(world: TenancyWorld, operation: Operation): Promise<string | undefined> {
+  const [param] = operation.pathParams
+  if (param === undefined) return undefined
+  const read = async (at: string) => world.server.client.send({ method: 'GET', path: at, headers: { authorization: basicAuth(world.a.owner) } })
+  const start = operation.path.indexOf(`{${param}}`)
+  for (const path of concretePaths(world.a.ids, operation, 8)) {
+    const id = path.slice(start).split(/[/:]/, 1)[0]!
+    const resource = path.slice(0, start + id.length)
+    const answer = await read(resource)
+    const externalId = answer.status === 200 ? (JSON.parse(answer.body) as { externalId?: unknown }).externalId : undefined
+    if (typeof externalId !== 'string') continue
+    const external = `${path.slice(0, start)}external:${encodeURIComponent(externalId)}`
+    // Only where A's Owner reads the same resource by it: there B's 404 says something.
+    if ((await read(external)).status === 200) return `${external}${path.slice(resource.length)}`
+  }
+  return undefined
 }

@@ -3,7 +3,7 @@ import type { Operation } from '../fuzz/openapi-operations.js'
 import { testBackend } from '../support/test-database.js'
 import { bodyNamingA, bodyNamingNobody, namesIds, shapeOf } from './body-ids.js'
 import { byBearer, byKey, bySession, exchange, label, leakedIds, refusalProblems, requestOf, type Caller } from './tenancy-requests.js'
-import { pathOfA, tenancyWorld, type TenancyWorld } from './tenancy-world.js'
+import { externalPathOfA, pathOfA, tenancyWorld, type TenancyWorld } from './tenancy-world.js'
 
 /**
  * Issue 14, the proof of tenancy and authorization: every operation of the OpenAPI document the app serves,
@@ -85,6 +85,21 @@ describe(`tenancy and authorization on every route (issue 14), ${testBackend()}`
       if (caller.label.includes('read-only') && !isRead(operation)) return []
       return refusalProblems(await exchange(world, await requestOf(world, operation, aPath(operation), caller)), 404)
     })
+    expect(problems).toEqual([])
+  }, 60_000)
+
+  it("B's Owner key on A's resources named by external:{externalId}: 404 in the envelope, nothing written", async () => {
+    const named: Array<{ operation: Operation; path: string }> = []
+    for (const operation of withIds()) {
+      const path = await externalPathOfA(world, operation)
+      if (path !== undefined) named.push({ operation, path })
+    }
+    // Counterparties, external accounts, payments, …: the kinds with an externalId A's seeding gave them.
+    expect(named.length).toBeGreaterThan(10)
+    const byPath = new Map(named.map(({ operation, path }) => [operation, path]))
+    const problems = await problemsOf([byKey("B's Owner key", world.b.owner)], [...byPath.keys()], async (operation, caller) =>
+      refusalProblems(await exchange(world, await requestOf(world, operation, byPath.get(operation)!, caller)), 404),
+    )
     expect(problems).toEqual([])
   }, 60_000)
 
