@@ -6,8 +6,10 @@ import {
   CompiledQuery,
   Kysely,
   PostgresDialect,
+  SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
+  type DialectAdapter,
   type DatabaseConnection,
   type SqliteDatabase as KyselySqliteDatabase,
   type Transaction,
@@ -48,12 +50,27 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 }
 
+/**
+ * SQLite runs DDL inside transactions, so Kysely's migrator may apply pending migrations in one: BEGIN IMMEDIATE takes
+ * the file's write lock before the migrator reads what is applied, so two processes starting together on an outdated
+ * file run each migration once (the second waits, then finds nothing to do), and a crash mid-migration leaves none
+ * half-applied. The lock that Kysely's SQLite adapter skips (one connection per process) is that write lock.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true
+  }
+}
+
 class ImmediateSqliteDialect extends SqliteDialect {
   constructor(private readonly database: KyselySqliteDatabase) {
     super({ database })
   }
   override createDriver(): SqliteDriver {
     return new ImmediateSqliteDriver({ database: this.database })
+  }
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter()
   }
 }
 

@@ -163,6 +163,18 @@ describe('kassa migrate', { timeout: SLOW }, () => {
     expect(second.stdout).toBe('Database is up to date\n')
   })
 
+  it('four processes migrating one fresh database at once apply each migration once and all exit 0', async () => {
+    const url = await database()
+    const runs = await Promise.all([1, 2, 3, 4].map(() => kassa(['migrate'], url)))
+    for (const run of runs) expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' })
+    // PostgreSQL: an advisory lock; SQLite: BEGIN IMMEDIATE around all of them (database.ts), read after the lock.
+    const applied = runs.flatMap((run) => (run.stdout.startsWith('Applied: ') ? run.stdout.slice('Applied: '.length).trim().split(', ') : []))
+    expect(applied[0]).toBe('0001-foundation')
+    expect(new Set(applied).size).toBe(applied.length)
+    expect(runs.filter((run) => run.stdout === 'Database is up to date\n')).toHaveLength(3)
+    expect((await kassa(['migrate'], url)).stdout).toBe('Database is up to date\n')
+  })
+
   it.runIf(testBackend() === 'sqlite')('takes DATABASE_URL as a plain file path too, creating its folder', async () => {
     const url = await database('path')
     const run = await kassa(['migrate'], url)
