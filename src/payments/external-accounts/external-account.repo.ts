@@ -86,12 +86,8 @@ export const externalAccountRepo = {
    * The organization's live account `id`, its row locked until the transaction ends (a write that changes
    * nothing, which both backends support, as roles are locked): a payment or mandate made to the account and
    * its deletion take turns, so the deletion sees every payment made before it, and none is made after it.
+   * A statement to run with others (runTogether).
    */
-  async lockLive(trx: Executor, organizationId: string, id: string): Promise<ExternalAccountsTable | undefined> {
-    return (await lockLiveById(trx, { organizationId, id })).rows[0]
-  },
-
-  /** lockLive as a statement to run with others (runTogether). */
   lockLiveStatement(trx: Executor, organizationId: string, id: string): CompiledQuery<ExternalAccountsTable> {
     return lockLiveById.bind(trx, { organizationId, id })
   },

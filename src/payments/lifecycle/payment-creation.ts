@@ -5,7 +5,7 @@ import type { PaymentApprovalStepsTable, PaymentsTable } from '../../db/schema.j
 import { firstEventStatements, SYSTEM_ORIGINATOR } from '../../events/index.js'
 import type { Actor } from '../../iam/actor.js'
 import { ownerRoleIdOf, ownerRoleStatement } from '../../iam/roles/owner-role.js'
-import { liveWebhooksOf, liveWebhooksStatement } from '../../webhooks/index.js'
+import { liveWebhooksOf, liveWebhooksStatement, type LiveWebhook } from '../../webhooks/index.js'
 import { nowIso } from '../../shared/clock.js'
 import { newId } from '../../shared/ids.js'
 import { approvalChainOf, approvalChainRepo } from '../approvals/approval-chain.repo.js'
@@ -38,6 +38,29 @@ export interface PaymentDraft {
 }
 
 /**
+ * The approval steps of a new payment (none for one approved with its batch) and the live webhooks its CREATED event
+ * goes to, read together (runTogether: one round trip on PostgreSQL).
+ */
+async function planAndWebhooks(trx: Executor, actor: Actor, draft: PaymentDraft, approvedWithBatch: boolean): Promise<{ plan: PlannedStep[]; webhooks: LiveWebhook[] }> {
+  const { organizationId } = actor
+  if (approvedWithBatch) {
+    const [webhooks] = await runTogether(trx, [liveWebhooksStatement(trx, organizationId)])
+    return { plan: [], webhooks: liveWebhooksOf(webhooks.rows) }
+  }
+  const [chains, owner, webhooks] = await runTogether(trx, [
+    approvalChainRepo.listLiveStatement(trx, organizationId),
+    ownerRoleStatement(trx, organizationId),
+    liveWebhooksStatement(trx, organizationId),
+  ])
+  const plan = plannedSteps(
+    chains.rows.map(approvalChainOf),
+    { kind: draft.kind, accountId: draft.accountId, currency: draft.currency, amount: draft.amount, creatorRoleId: actor.roleId },
+    ownerRoleIdOf(owner.rows),
+  )
+  return { plan, webhooks: liveWebhooksOf(webhooks.rows) }
+}
+
+/**
  * Stores a new payment with the steps of every matching approval chain (or the Owner's), writes
  * its CREATED event, and approves it at once (FULLY_APPROVED by the system) when every step is
  * automatic. A payment of a batch of treatment BATCH gets no steps of its own: it waits in CREATED
@@ -45,24 +68,8 @@ export interface PaymentDraft {
  * externalId surfaces as a unique violation.
  */
 export async function insertPayment(trx: Executor, actor: Actor, draft: PaymentDraft): Promise<Payment> {
-  const { organizationId } = actor
   const approvedWithBatch = draft.batch?.treatment === 'BATCH'
-  // What the payment is stored with, read together (runTogether: one round trip on PostgreSQL).
-  const [chains, owner, webhookRows] = approvedWithBatch
-    ? [undefined, undefined, ...(await runTogether(trx, [liveWebhooksStatement(trx, organizationId)]))]
-    : await runTogether(trx, [
-        approvalChainRepo.listLiveStatement(trx, organizationId),
-        ownerRoleStatement(trx, organizationId),
-        liveWebhooksStatement(trx, organizationId),
-      ])
-  const plan =
-    chains && owner
-      ? plannedSteps(
-          chains.rows.map(approvalChainOf),
-          { kind: draft.kind, accountId: draft.accountId, currency: draft.currency, amount: draft.amount, creatorRoleId: actor.roleId },
-          ownerRoleIdOf(owner.rows),
-        )
-      : []
+  const { plan, webhooks } = await planAndWebhooks(trx, actor, draft, approvedWithBatch)
   const now = nowIso()
   const row: PaymentsTable = {
     id: newId(),
@@ -104,8 +111,8 @@ export async function insertPayment(trx: Executor, actor: Actor, draft: PaymentD
     ...paymentRepo.insertStatements(trx, row, steps),
     ...firstEventStatements(
       trx,
-      { organizationId, entityType: PAYMENT_ENTITY_TYPE[draft.kind], entityId: row.id, type: 'CREATED', name: 'CREATED', originator: actor.userId, entity: created },
-      liveWebhooksOf(webhookRows.rows),
+      { organizationId: actor.organizationId, entityType: PAYMENT_ENTITY_TYPE[draft.kind], entityId: row.id, type: 'CREATED', name: 'CREATED', originator: actor.userId, entity: created },
+      webhooks,
     ),
   ])
   if (!approvedWithBatch && plan.every((step) => step.autoApproved)) {
