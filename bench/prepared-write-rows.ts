@@ -1,5 +1,5 @@
 /**
- * The rows of one keyed credit-transfer create, as Kassa writes them (a scratch Kassa's SQL, logged once:
+ * The rows of one keyed credit-transfer create, as Kassa writes them (a scratch Kassa's SQL, logged once at 6bba57a:
  * src/payments/lifecycle/payment-creation.ts insertPayment, src/events recordEvent, src/idempotency
  * TransactionalKey.complete) — for the prepared-statement floor of bench/payments.ts. Each table's
  * columns in the order both backends' statements bind them.
