@@ -3,7 +3,8 @@ import type { Credentials } from '../../src/iam/index.js'
 import { createSandboxOrganization } from '../../src/organizations/organization.service.js'
 import { counterpartyBody } from '../support/fixtures.js'
 import { startKassaProcess, stopped, type KassaProcess } from '../support/kassa-processes.js'
-import { releasedTogether, type ReleasedRequest, type WireResponse } from '../support/released-requests.js'
+import type { WireAnswer } from '../support/raw-http.js'
+import { releasedTogether, type ReleasedRequest } from '../support/released-requests.js'
 import { basicAuth } from '../support/test-app.js'
 import { createTestDatabase, testBackend, type TestDatabase } from '../support/test-database.js'
 import { expectError } from './expectations.js'
@@ -63,23 +64,23 @@ function post(server: KassaProcess, key: string, body: unknown): ReleasedRequest
 }
 
 /** The storm: request `index` carries `bodyOf(index)` and goes to process `index % 2`. */
-function storm(key: string, bodyOf: (index: number) => unknown): Promise<WireResponse[]> {
+function storm(key: string, bodyOf: (index: number) => unknown): Promise<WireAnswer[]> {
   return releasedTogether(Array.from({ length: STORM }, (_, index) => post(servers[index % servers.length]!, key, bodyOf(index))))
 }
 
 /** The one answer that ran the request: a 201 that is no replay. */
-function theOriginal(answers: WireResponse[]): WireResponse {
+function theOriginal(answers: WireAnswer[]): WireAnswer {
   const originals = answers.filter((answer) => answer.status === 201 && answer.headers['idempotent-replayed'] === undefined)
   expect(originals).toHaveLength(1)
   return originals[0]!
 }
 
-function expectInUse(answer: WireResponse): void {
+function expectInUse(answer: WireAnswer): void {
   expectError(answer, 425, 'idempotency_key_in_use')
   expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0)
 }
 
-function tally(answers: WireResponse[]): Record<string, number> {
+function tally(answers: WireAnswer[]): Record<string, number> {
   const counts: Record<string, number> = {}
   for (const answer of answers) {
     const kind = `${answer.status}${answer.headers['idempotent-replayed'] === 'true' ? ' replay' : ''}`

@@ -4,19 +4,7 @@ import { expect, it } from 'vitest'
 import { SHUTDOWN_RETRY_AFTER_SECONDS } from '../../src/http/shutdown.js'
 import { basicAuth, startTestApp } from '../support/test-app.js'
 import { expectError } from './expectations.js'
-
-/** Responses on one keep-alive connection, split apart (bodies here are JSON without "HTTP/1.1 " in them). */
-function responsesIn(raw: string): { status: number; headers: Record<string, string>; body: string }[] {
-  return raw
-    .split(/(?=HTTP\/1\.1 \d{3} )/)
-    .filter((part) => part !== '')
-    .map((part) => {
-      const [head = '', body = ''] = part.split('\r\n\r\n')
-      const [statusLine = '', ...lines] = head.split('\r\n')
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]))
-      return { status: Number(statusLine.split(' ')[1]), headers, body }
-    })
-}
+import { answersIn } from '../support/raw-http.js'
 
 it('a request that arrives while the server shuts down gets a 503 in the envelope, with request-id and Retry-After', async () => {
   const t = await startTestApp()
@@ -40,7 +28,7 @@ it('a request that arrives while the server shuts down gets a 503 in the envelop
   await closed
   await t.db.destroy()
 
-  const [running, late] = responsesIn(Buffer.concat(chunks).toString('utf8'))
+  const [running, late] = answersIn(Buffer.concat(chunks).toString('utf8'))
   expect(running?.status).toBe(200)
   expect(late).toBeDefined()
   const body = expectError(late!, 503, 'unavailable')

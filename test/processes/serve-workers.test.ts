@@ -8,6 +8,7 @@ import { basicAuth } from '../support/test-app.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
 import { watch } from '../cli/cli-process.js'
 import { LEVEL, logLinesIn, spawnKassaServe, startKassaServe, type KassaServe } from './kassa-serve.js'
+import { answersIn } from '../support/raw-http.js'
 
 /**
  * Issue 14: `kassa serve --workers 2` — two HTTP processes on one port under a primary that prepared the
@@ -52,18 +53,6 @@ async function startHoldingReceiver(): Promise<{ url: string; held: Promise<void
   }
 }
 
-/** Responses read off one raw keep-alive connection, in order (their bodies are JSON without "HTTP/1.1 " in them). */
-function responsesIn(raw: string): { status: number; headers: Record<string, string>; body: string }[] {
-  return raw
-    .split(/(?=HTTP\/1\.1 \d{3} )/)
-    .filter((part) => part !== '')
-    .map((part) => {
-      const [head = '', body = ''] = part.split('\r\n\r\n')
-      const [statusLine = '', ...lines] = head.split('\r\n')
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]))
-      return { status: Number(statusLine.split(' ')[1]), headers, body }
-    })
-}
 
 describe('kassa serve --workers 2', () => {
   it('prints the Owner key once (from the primary) and answers on the shared port', async () => {
@@ -115,7 +104,7 @@ describe('kassa serve --workers 2', () => {
     const run = await kassa.done
     receiver.close()
 
-    const [running, late] = responsesIn(Buffer.concat(chunks).toString('utf8'))
+    const [running, late] = answersIn(Buffer.concat(chunks).toString('utf8'))
     expect(running?.status, Buffer.concat(chunks).toString('utf8')).toBe(200)
     expect(JSON.parse(running!.body)).toMatchObject({ uuid: expect.any(String) })
     expect(late).toBeDefined()

@@ -19,9 +19,17 @@ export interface RawExchangeOptions {
   waitMilliseconds: number
 }
 
-function parse(raw: string): Pick<RawExchange, 'status' | 'headers' | 'body'> {
+/** An HTTP/1.1 answer as it came over the wire. */
+export interface WireAnswer {
+  status: number
+  headers: Record<string, string>
+  body: string
+}
+
+/** One answer's status line, headers (names lower-cased) and body; undefined when its head is not complete. */
+export function parseAnswer(raw: string): WireAnswer | undefined {
   const end = raw.indexOf('\r\n\r\n')
-  if (end < 0) return { status: undefined, headers: {}, body: raw }
+  if (end < 0) return undefined
   const [statusLine = '', ...lines] = raw.slice(0, end).split('\r\n')
   const headers: Record<string, string> = {}
   for (const line of lines) {
@@ -29,6 +37,18 @@ function parse(raw: string): Pick<RawExchange, 'status' | 'headers' | 'body'> {
     headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim()
   }
   return { status: Number(statusLine.split(' ')[1]), headers, body: raw.slice(end + 4) }
+}
+
+/** The answers read off one keep-alive connection, in order (their bodies must not hold "HTTP/1.1 nnn "). */
+export function answersIn(raw: string): WireAnswer[] {
+  return raw
+    .split(/(?=HTTP\/1\.1 \d{3} )/)
+    .filter((part) => part !== '')
+    .map((part) => parseAnswer(part) ?? { status: Number(part.split(' ')[1]), headers: {}, body: '' })
+}
+
+function parse(raw: string): Pick<RawExchange, 'status' | 'headers' | 'body'> {
+  return parseAnswer(raw) ?? { status: undefined, headers: {}, body: raw }
 }
 
 /**

@@ -1,4 +1,5 @@
 import net from 'node:net'
+import { parseAnswer, type WireAnswer } from './raw-http.js'
 
 /** One HTTP/1.1 request to send on a connection of its own. */
 export interface ReleasedRequest {
@@ -9,12 +10,6 @@ export interface ReleasedRequest {
   body?: string
 }
 
-/** An answer as it came over the wire (the shape of test/conventions/expectations.ts's SeenResponse). */
-export interface WireResponse {
-  status: number
-  headers: Record<string, string>
-  body: string
-}
 
 function wireText(request: ReleasedRequest): string {
   const body = request.body ?? ''
@@ -29,16 +24,10 @@ function wireText(request: ReleasedRequest): string {
   return `${request.method} ${request.path} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n${body}`
 }
 
-function parse(raw: string): WireResponse {
-  const end = raw.indexOf('\r\n\r\n')
-  if (end < 0) throw new Error(`no complete HTTP answer: ${JSON.stringify(raw.slice(0, 200))}`)
-  const [statusLine = '', ...lines] = raw.slice(0, end).split('\r\n')
-  const headers: Record<string, string> = {}
-  for (const line of lines) {
-    const colon = line.indexOf(':')
-    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim()
-  }
-  return { status: Number(statusLine.split(' ')[1]), headers, body: raw.slice(end + 4) }
+function parse(raw: string): WireAnswer {
+  const answer = parseAnswer(raw)
+  if (!answer) throw new Error(`no complete HTTP answer: ${JSON.stringify(raw.slice(0, 200))}`)
+  return answer
 }
 
 function connected(port: number): Promise<net.Socket> {
@@ -49,7 +38,7 @@ function connected(port: number): Promise<net.Socket> {
   })
 }
 
-function answer(socket: net.Socket, timeoutMilliseconds: number): Promise<WireResponse> {
+function answer(socket: net.Socket, timeoutMilliseconds: number): Promise<WireAnswer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     const timer = setTimeout(() => {
@@ -77,7 +66,7 @@ function answer(socket: net.Socket, timeoutMilliseconds: number): Promise<WireRe
  * first, and only once every one is connected are the requests written, in one go — no connection pool
  * serializes them, and none starts before the others are ready. Resolves with the answers in request order.
  */
-export async function releasedTogether(requests: readonly ReleasedRequest[], timeoutMilliseconds = 30_000): Promise<WireResponse[]> {
+export async function releasedTogether(requests: readonly ReleasedRequest[], timeoutMilliseconds = 30_000): Promise<WireAnswer[]> {
   const sockets = await Promise.all(requests.map((request) => connected(request.port)))
   const answers = sockets.map((socket) => answer(socket, timeoutMilliseconds))
   sockets.forEach((socket, index) => socket.write(wireText(requests[index]!)))
