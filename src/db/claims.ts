@@ -1,4 +1,4 @@
-import { sql, type SelectQueryBuilder } from 'kysely'
+import { PostgresAdapter, sql, type SelectQueryBuilder } from 'kysely'
 import type { Dialect, Executor } from './database.js'
 
 /**
@@ -23,4 +23,14 @@ export async function tryTransactionLock(trx: Executor, dialect: Dialect, name: 
   if (dialect === 'sqlite') return true
   const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(hashtextextended(${name}, 0)) as locked`.execute(trx)
   return rows[0]?.locked === true
+}
+
+/**
+ * The rows a query reads, kept from change until the transaction ends while other transactions may read and keep them
+ * too. PostgreSQL: `FOR SHARE` — an UPDATE or delete of the row waits for the commit, and concurrent readers that share
+ * it do not wait for each other (the write-of-nothing lock, `SET version = version`, serialized every credit transfer
+ * to one external account: issue 14). SQLite: the transaction's writer lock already keeps every row.
+ */
+export function sharedUntilCommit<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, db: Executor): SelectQueryBuilder<DB, TB, O> {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? query.forShare() : query
 }

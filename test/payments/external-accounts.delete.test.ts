@@ -217,6 +217,21 @@ describe('DELETE /payments/v2/external-accounts/{id}: refused while in use', () 
     })
   })
 
+  it('several payments made together while the account is deleted: they do not wait for each other, and either the deletion or the payments happen', async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const { doomed } = await counterpartyWithAccounts()
+      const answers = await Promise.all([
+        ...Array.from({ length: 6 }, () => t.request({ method: 'POST', url: CREDIT_TRANSFERS, body: transferBody(org.eurAccountIds[0]!, doomed.id) })),
+        remove(t, url(doomed), doomed.etag),
+      ])
+      const deleted = answers.pop()!
+      const made = answers.filter((payment) => payment.statusCode === 201)
+      for (const refused of answers.filter((payment) => payment.statusCode !== 201)) expectError(refused, 400, 'invalid_request')
+      if (deleted.statusCode === 204) expect(made).toHaveLength(0)
+      else expect(made.length).toBeGreaterThan(0)
+    }
+  })
+
   it('a payment made while the account is deleted: exactly one of them happens', async () => {
     for (let round = 0; round < 5; round += 1) {
       const { doomed } = await counterpartyWithAccounts()

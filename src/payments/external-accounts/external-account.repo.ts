@@ -1,5 +1,6 @@
 import { sql, type CompiledQuery, type RawBuilder } from 'kysely'
 import type { Executor } from '../../db/database.js'
+import { sharedUntilCommit } from '../../db/claims.js'
 import { preparedStatement } from '../../db/prepared-query.js'
 import type { ExternalAccountsTable } from '../../db/schema.js'
 import { keysetAfter, type PageRequest } from '../../http/pagination.js'
@@ -60,15 +61,17 @@ function withScope(db: Executor) {
     .select('c.entity_ids as counterparty_entity_ids')
 }
 
-/** The row locked by a write that changes nothing, so that it is not deleted until the transaction ends. */
+/** The live row, kept from deletion until the transaction ends (sharedUntilCommit: creates to one account do not wait for each other). */
 const lockLiveById = preparedStatement((db, parameter: (name: 'organizationId' | 'id') => string) =>
-  db
-    .updateTable('external_accounts')
-    .set((eb) => ({ version: eb.ref('version') }))
-    .where('organization_id', '=', parameter('organizationId'))
-    .where('id', '=', parameter('id'))
-    .where('deleted_at', 'is', null)
-    .returningAll(),
+  sharedUntilCommit(
+    db
+      .selectFrom('external_accounts')
+      .selectAll()
+      .where('organization_id', '=', parameter('organizationId'))
+      .where('id', '=', parameter('id'))
+      .where('deleted_at', 'is', null),
+    db,
+  ),
 )
 
 export const externalAccountRepo = {
@@ -83,9 +86,9 @@ export const externalAccountRepo = {
   },
 
   /**
-   * The organization's live account `id`, its row locked until the transaction ends (a write that changes
-   * nothing, which both backends support, as roles are locked): a payment or mandate made to the account and
-   * its deletion take turns, so the deletion sees every payment made before it, and none is made after it.
+   * The organization's live account `id`, kept from deletion until the transaction ends (sharedUntilCommit): a
+   * deletion's UPDATE waits for every payment or mandate being made to the account, so it sees every one made before
+   * it, and none is made after it (their read finds the row deleted); payments to one account do not wait for each other.
    * A statement to run with others (runTogether).
    */
   lockLiveStatement(trx: Executor, organizationId: string, id: string): CompiledQuery<ExternalAccountsTable> {
