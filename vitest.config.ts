@@ -17,6 +17,12 @@ const backends = ['sqlite', ...(postgres ? ['postgres'] : [])]
  */
 const SQLITE_ONLY = ['test/cli/api-*.test.ts', 'test/cli/credit-transfers-csv.test.ts']
 
+/**
+ * Kept out of `npm test` (under ten minutes) and run by `npm run test:slow` (vitest.slow.config.ts): each of the
+ * process proofs starts several `kassa serve` processes, compiling the app in each, for a minute or more per backend.
+ */
+export const SLOW_SUITES = ['test/slow/**', 'test/processes/**', 'test/conventions/rate-limits-across-processes.test.ts']
+
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
@@ -32,9 +38,9 @@ export default defineConfig({
         name: backend,
         // The dashboard's pure logic (formatting, approval rules) is unit-tested here too; its pages in test/browser.
         include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'packages/dashboard/src/**/*.test.ts'],
-        // The slow suites (large uploads, the long fuzz run) have their own run: npm run test:slow; the
-        // browser suite (a real Chromium) its own too: npm run test:browser.
-        exclude: ['test/slow/**', 'test/browser/**', '**/node_modules/**', ...(backend === 'sqlite' ? [] : SQLITE_ONLY)],
+        // The slow suites (large uploads, the long fuzz run, the proofs that start several `kassa serve` processes)
+        // have their own run: npm run test:slow; the browser suite (a real Chromium) its own too: npm run test:browser.
+        exclude: [...SLOW_SUITES, 'test/browser/**', '**/node_modules/**', ...(backend === 'sqlite' ? [] : SQLITE_ONLY)],
         env: { KASSA_TEST_BACKEND: backend },
       },
     })),

@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config'
+import { SLOW_SUITES } from './vitest.config.js'
 
 /**
  * The slow suites, `npm run test:slow`: large statement uploads measured for memory and latency, the
- * long fuzz run, the packed client, and the crash proof. Too slow for `npm test` (kept under ten minutes); CI runs both. SQLite only unless
+ * long fuzz run, the packed client, the crash proof, and the proofs with several server processes (SLOW_SUITES). Too slow for `npm test` (kept under ten minutes); CI runs both. SQLite only unless
  * TEST_DATABASE_URL is set, as in the main suite.
  */
 const postgres = process.env.TEST_DATABASE_URL
@@ -19,7 +20,7 @@ export default defineConfig({
       extends: true,
       test: {
         name: backend,
-        include: ['test/slow/**/*.test.ts'],
+        include: SLOW_SUITES.map((glob) => (glob.endsWith('/**') ? `${glob}/*.test.ts` : glob)),
         env: { KASSA_TEST_BACKEND: backend },
       },
     })),
