@@ -52,8 +52,10 @@ describe.runIf(testBackend() === 'sqlite')('SQLite group commit', () => {
         }),
       ),
     )
-    // None of the twenty had committed while any of them ran: one COMMIT for all.
-    expect(seenTogether).toEqual(Array(20).fill(0))
+    // Works ran in batches: the first ones saw nothing committed, and the twenty took a few COMMITs at most (a batch
+    // takes no work after its first 8 ms, which a busy CI machine can reach); one COMMIT each would show 0, 1, 2, … 19.
+    expect(seenTogether.slice(0, 2)).toEqual([0, 0])
+    expect(new Set(seenTogether).size).toBeLessThanOrEqual(5)
     expect(committedIds()).toHaveLength(20)
 
     await clear()
