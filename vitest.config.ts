@@ -21,7 +21,15 @@ const SQLITE_ONLY = ['test/cli/api-*.test.ts', 'test/cli/credit-transfers-csv.te
  * Kept out of `npm test` (under ten minutes) and run by `npm run test:slow` (vitest.slow.config.ts): each of the
  * process proofs starts several `kassa serve` processes, compiling the app in each, for a minute or more per backend.
  */
-export const SLOW_SUITES = ['test/slow/**', 'test/processes/**', 'test/conventions/rate-limits-across-processes.test.ts']
+export const SLOW_SUITES = [
+  'test/slow/**',
+  'test/processes/**',
+  'test/conventions/rate-limits-across-processes.test.ts',
+  // The bin's own proofs spawn a `kassa` process per step (1.5 s of module loading each): 100–130 s per backend.
+  'test/cli/cli.test.ts',
+  // kill -9 during webhook delivery: two server processes per backend, waiting out delivery leases.
+  'test/webhooks/webhooks.crash.test.ts',
+]
 
 export default defineConfig({
   test: {
@@ -31,6 +39,11 @@ export default defineConfig({
     // Most files wait on sockets, child processes and PostgreSQL more than they compute: three at a time
     // keep a 2-core machine busy (the default, one fewer than the cores, leaves it half idle).
     maxWorkers: 3,
+    // Each worker evaluates the app's modules once, not once per file: most files import the whole app through
+    // test/support/test-app.ts, which cost about a second per file (the import phase was 580 of 675 s). Every file
+    // starts its own app on its own database, so only module-level registrations are shared — and the files that
+    // replace one (the sandbox bank's status listener) put back what they found.
+    isolate: false,
     hookTimeout: 30_000,
     projects: backends.map((backend) => ({
       extends: true,

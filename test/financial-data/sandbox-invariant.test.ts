@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { RETURNING_IBAN, sandboxBankOf, setPaymentStatusListener, type PaymentStatusReport } from '../../src/financial-data/sandbox/index.js'
+import { paymentStatusListener, RETURNING_IBAN, sandboxBankOf, setPaymentStatusListener, type PaymentStatusReport } from '../../src/financial-data/sandbox/index.js'
 import { addDays } from '../../src/financial-data/sandbox/calendar.js'
 import { bankReference } from '../../src/financial-data/sandbox/instruction-entries.js'
 import { seededRandom } from '../../src/financial-data/sandbox/prng.js'
@@ -9,13 +9,15 @@ import { bankToday, bookedNow, creditTransfer, ledgerProblems, recordingListener
 
 let t: TestApp
 const listener = recordingListener()
+// The process-wide listener this file replaces, put back afterwards for the files that run after it in this worker.
+const previousListener = paymentStatusListener()
 beforeAll(async () => {
   // No payment worker: its processDue would move these banks' clocks in the background.
   t = await startTestApp({ paymentWorkerIntervalMilliseconds: false })
   setPaymentStatusListener(listener)
 })
 afterAll(async () => {
-  setPaymentStatusListener(undefined)
+  setPaymentStatusListener(previousListener)
   await t.close()
 })
 
