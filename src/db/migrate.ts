@@ -20,6 +20,7 @@ import * as pendingTransactions from './migrations/0019-pending-transactions.js'
 import * as creditTransferBatches from './migrations/0020-credit-transfer-batches.js'
 import * as auditLog from './migrations/0021-audit-log.js'
 import * as rateLimitHits from './migrations/0022-rate-limit-hits.js'
+import * as ownerRoleIndex from './migrations/0023-owner-role-index.js'
 
 /** Migrations are listed here in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '0020-credit-transfer-batches': creditTransferBatches,
   '0021-audit-log': auditLog,
   '0022-rate-limit-hits': rateLimitHits,
+  '0023-owner-role-index': ownerRoleIndex,
 }
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {

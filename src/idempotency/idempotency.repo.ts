@@ -1,4 +1,5 @@
 import type { Executor } from '../db/database.js'
+import { preparedInsert, preparedQuery } from '../db/prepared-query.js'
 import type { IdempotencyKeysTable } from '../db/schema.js'
 
 export interface KeyScope {
@@ -11,6 +12,18 @@ export interface KeyScope {
 function scopeColumns(scope: KeyScope) {
   return { organization_id: scope.organizationId, method: scope.method, path: scope.path, key: scope.key }
 }
+
+// Every request with a key reads it, and every write with a key inserts its answer: compiled once (issue 14).
+const keyRow = preparedQuery((db, parameter: (name: keyof KeyScope) => string) =>
+  db
+    .selectFrom('idempotency_keys')
+    .selectAll()
+    .where('organization_id', '=', parameter('organizationId'))
+    .where('method', '=', parameter('method'))
+    .where('path', '=', parameter('path'))
+    .where('key', '=', parameter('key')),
+)
+const insertKey = preparedInsert('idempotency_keys')
 
 export const idempotencyRepo = {
   /** Inserts the key unless it exists; true when this call inserted it. The primary key decides races. */
@@ -25,11 +38,11 @@ export const idempotencyRepo = {
 
   /** The answer of a key that ran in one transaction, written in it (idempotency-key.ts TransactionalKey). */
   async insertCompleted(trx: Executor, row: IdempotencyKeysTable): Promise<void> {
-    await trx.insertInto('idempotency_keys').values(row).execute()
+    await insertKey(trx, row)
   },
 
   async find(db: Executor, scope: KeyScope): Promise<IdempotencyKeysTable | undefined> {
-    return db.selectFrom('idempotency_keys').selectAll().where((eb) => eb.and(scopeColumns(scope))).executeTakeFirst()
+    return (await keyRow(db, scope))[0]
   },
 
   async deleteExpired(db: Executor, scope: KeyScope, now: string): Promise<void> {

@@ -44,6 +44,15 @@ const accountById = preparedQuery((db, parameter: (name: 'organizationId' | 'id'
   db.selectFrom('accounts').selectAll().where('organization_id', '=', parameter('organizationId')).where('id', '=', parameter('id')),
 )
 
+/** The type of the connection an account is on: every payment's bank business date asks it (issue 14). */
+const connectionType = preparedQuery((db, parameter: (name: 'accountId') => string) =>
+  db
+    .selectFrom('accounts')
+    .innerJoin('bank_connections', 'bank_connections.id', 'accounts.connection_id')
+    .select('bank_connections.type')
+    .where('accounts.id', '=', parameter('accountId')),
+)
+
 export const accountRepo = {
   /**
    * The organization's accounts under each of their account numbers (accountNumberKey), whatever the
@@ -79,13 +88,7 @@ export const accountRepo = {
 
   /** The type of the bank connection the account names: FILES, or SANDBOX for the sandbox bank's own accounts; undefined when none. */
   async connectionTypeOf(db: Executor, accountId: string): Promise<'FILES' | 'SANDBOX' | undefined> {
-    const row = await db
-      .selectFrom('accounts')
-      .innerJoin('bank_connections', 'bank_connections.id', 'accounts.connection_id')
-      .select('bank_connections.type')
-      .where('accounts.id', '=', accountId)
-      .executeTakeFirst()
-    return row?.type
+    return (await connectionType(db, { accountId }))[0]?.type
   },
 
   /** Whether any account names the connection: such a connection cannot be deleted. */
