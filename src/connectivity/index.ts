@@ -1,6 +1,6 @@
 /** The connectivity domain (issue 12: real bank rails): what other domains and the composition root may import. */
 export { connectionRoutes, lockFilesConnection, openSandboxConnection } from './connections/index.js'
-export { bankConnectorFor } from './bank-connectors.js'
+export { bankConnectorFor, bankTodayReads, type BankTodayReads } from './bank-connectors.js'
 export { bankFileRoutes } from './files/index.js'
 export { inboundFileRoutes, readInboxes, type InboxGate } from './files-in/index.js'
 export { gatherDueFiles } from './files-out/file-gathering.js'

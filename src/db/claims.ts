@@ -1,5 +1,6 @@
-import { PostgresAdapter, sql, type SelectQueryBuilder } from 'kysely'
+import { PostgresAdapter, sql, type CompiledQuery, type SelectQueryBuilder } from 'kysely'
 import type { Dialect, Executor } from './database.js'
+import { preparedStatement } from './prepared-query.js'
 
 /**
  * The rows a claim picks, locked so that concurrent claimers each get different ones. PostgreSQL:
@@ -14,14 +15,22 @@ export function lockedSkippingLocked<DB, TB extends keyof DB, O>(
   return dialect === 'postgres' ? query.forUpdate().skipLocked() : query
 }
 
+const advisoryLock = preparedStatement((db, parameter: (name: 'name') => string) => ({
+  compile: () => sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(hashtextextended(${parameter('name')}, 0)) as locked`.compile(db),
+}))
+
 /**
- * Takes a lock named by `name` until the transaction ends, without waiting: false when another transaction holds
- * it. PostgreSQL: a transaction-scoped advisory lock on the name's 64-bit hash (a collision only makes a caller
- * wait its turn). SQLite: every write transaction begins IMMEDIATE and so already holds the one writer lock.
+ * A lock named by `name`, taken until the transaction ends without waiting: the statement that takes it, to run with
+ * the reads it guards (runTogether: on PostgreSQL one round trip), and `lockTaken` reads its answer — false when
+ * another transaction holds it. PostgreSQL: a transaction-scoped advisory lock on the name's 64-bit hash (a collision
+ * only makes a caller wait its turn). SQLite: undefined — every write transaction begins IMMEDIATE and so already
+ * holds the one writer lock.
  */
-export async function tryTransactionLock(trx: Executor, dialect: Dialect, name: string): Promise<boolean> {
-  if (dialect === 'sqlite') return true
-  const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(hashtextextended(${name}, 0)) as locked`.execute(trx)
+export function transactionLockStatement(trx: Executor, dialect: Dialect, name: string): CompiledQuery<{ locked: boolean }> | undefined {
+  return dialect === 'sqlite' ? undefined : advisoryLock.bind(trx, { name })
+}
+
+export function lockTaken(rows: readonly { locked: boolean }[]): boolean {
   return rows[0]?.locked === true
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { tryTransactionLock } from '../db/claims.js'
+import { lockTaken, transactionLockStatement } from '../db/claims.js'
 import type { Database, Dialect, Executor } from '../db/database.js'
+import { runTogether } from '../db/prepared-query.js'
 import { ApiError } from '../http/errors.js'
 import { isoAfter, nowIso } from '../shared/clock.js'
 import type { IdempotencyKeysTable } from '../db/schema.js'
@@ -54,6 +55,18 @@ function lookupOf(existing: IdempotencyKeysTable | undefined, fingerprint: strin
 }
 
 /**
+ * The key's row once this transaction holds the key's lock, or 'locked' when another holds it: the lock and the read
+ * go together (one round trip on PostgreSQL); a read beside a lock not taken is ignored.
+ */
+async function lockedKeyRow(trx: Executor, dialect: Dialect, scope: KeyScope): Promise<IdempotencyKeysTable | undefined | 'locked'> {
+  const read = idempotencyRepo.findStatement(trx, scope)
+  const lock = transactionLockStatement(trx, dialect, scopeName(scope))
+  if (!lock) return (await runTogether(trx, [read]))[0].rows[0]
+  const [locked, found] = await runTogether(trx, [lock, read])
+  return lockTaken(locked.rows) ? found.rows[0] : 'locked'
+}
+
+/**
  * The usual key (issue 14: one write transaction per request): nothing is written while the request runs; its
  * answer is inserted, completed, in the transaction of the work it reports. Requests of this process with the same
  * key were turned away before it started (the hooks' in-flight set); another process's is kept out by the lock
@@ -73,7 +86,7 @@ export class TransactionalKey implements HeldKey {
 
   async enter(trx: Executor): Promise<void> {
     const now = nowIso()
-    const existing = (await tryTransactionLock(trx, this.dialect, scopeName(this.scope))) ? await idempotencyRepo.find(trx, this.scope) : 'locked'
+    const existing = await lockedKeyRow(trx, this.dialect, this.scope)
     if (existing === 'locked' || lookupOf(existing, this.fingerprint, now).outcome !== 'absent') {
       this.yielded = true
       throw keyInUse()

@@ -1,3 +1,4 @@
+import type { CompiledQuery } from 'kysely'
 import type { Executor } from '../db/database.js'
 import { preparedInsert, preparedQuery } from '../db/prepared-query.js'
 import type { IdempotencyKeysTable } from '../db/schema.js'
@@ -43,6 +44,11 @@ export const idempotencyRepo = {
 
   async find(db: Executor, scope: KeyScope): Promise<IdempotencyKeysTable | undefined> {
     return (await keyRow(db, scope))[0]
+  },
+
+  /** find as a statement to run with others (runTogether); its first row is the key's. */
+  findStatement(db: Executor, scope: KeyScope): CompiledQuery<IdempotencyKeysTable> {
+    return keyRow.bind(db, scope)
   },
 
   async deleteExpired(db: Executor, scope: KeyScope, now: string): Promise<void> {

@@ -91,6 +91,11 @@ export const accountRepo = {
     return (await connectionType(db, { accountId }))[0]?.type
   },
 
+  /** connectionTypeOf as a statement to run with others (runTogether); its first row's `type` is the answer. */
+  connectionTypeStatement(db: Executor, accountId: string): CompiledQuery<{ type: 'FILES' | 'SANDBOX' }> {
+    return connectionType.bind(db, { accountId })
+  },
+
   /** Whether any account names the connection: such a connection cannot be deleted. */
   async usesConnection(db: Executor, connectionId: string): Promise<boolean> {
     return (await db.selectFrom('accounts').select('id').where('connection_id', '=', connectionId).limit(1).executeTakeFirst()) !== undefined

@@ -19,6 +19,8 @@ export {
 } from './bank-connector.js'
 export {
   sandboxConnectorFor,
+  sandboxTodayOf,
+  sandboxTodayStatements,
   createSandboxBank,
   sandboxBankOf,
   MAX_ADVANCE_DAYS,

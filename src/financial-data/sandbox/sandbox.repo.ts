@@ -1,4 +1,4 @@
-import { sql } from 'kysely'
+import { sql, type CompiledQuery } from 'kysely'
 import type { Executor } from '../../db/database.js'
 import { preparedQuery } from '../../db/prepared-query.js'
 import type { SandboxAccountsTable, SandboxBanksTable, SandboxInstructionsTable } from '../../db/schema.js'
@@ -32,6 +32,11 @@ export const sandboxRepo = {
 
   async findBank(db: Executor, organizationId: string): Promise<SandboxBanksTable | undefined> {
     return (await bankOf(db, { organizationId }))[0]
+  },
+
+  /** findBank as a statement to run with others (runTogether). */
+  findBankStatement(db: Executor, organizationId: string): CompiledQuery<SandboxBanksTable> {
+    return bankOf.bind(db, { organizationId })
   },
 
   /**
@@ -74,6 +79,11 @@ export const sandboxRepo = {
 
   async findAccount(db: Executor, accountId: string): Promise<SandboxAccountsTable | undefined> {
     return (await sandboxAccount(db, { accountId }))[0]
+  },
+
+  /** findAccount as a statement to run with others (runTogether). */
+  findAccountStatement(db: Executor, accountId: string): CompiledQuery<SandboxAccountsTable> {
+    return sandboxAccount.bind(db, { accountId })
   },
 
   /** Σ of every booked amount per account of the organization's sandbox accounts. */

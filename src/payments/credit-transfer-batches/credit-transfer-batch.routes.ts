@@ -12,7 +12,7 @@ import { OptionalIfMatchHeaders, optionalIfMatch } from '../../http/precondition
 import { parseResourceRef } from '../../http/resource-ref.js'
 import { errorResponses } from '../../http/route-schemas.js'
 import { IdParams } from '../../shared/common.schemas.js'
-import { bankTodayOf } from '../lifecycle/bank-date.js'
+import { bankToday } from '../lifecycle/bank-date.js'
 import { ApproveBody, RejectBody } from '../lifecycle/payment.schemas.js'
 import { createBatchApprovalService } from './batch-approval.service.js'
 import { csvRecords, jsonRecords } from './batch-records.js'
@@ -76,7 +76,7 @@ function newBatchOf(body: BatchUpload | CreditTransferBatchEnvelope): NewBatch {
 
 /** `onApproved` is told when payments become APPROVED, so submission to the bank starts at once. */
 export function creditTransferBatchRoutes(app: ApiApp, onApproved: () => void): void {
-  const service = createCreditTransferBatchService(bankTodayOf(app.database), onApproved)
+  const service = createCreditTransferBatchService(bankToday, onApproved)
   const approvals = createBatchApprovalService(onApproved)
   const queries = createCreditTransferBatchQueries(app.database)
 

@@ -10,7 +10,7 @@ import { errorResponses } from '../../http/route-schemas.js'
 import { Event } from '../../events/index.js'
 import { IdParams } from '../../shared/common.schemas.js'
 import { createPaymentApprovalService } from '../approvals/payment-approval.service.js'
-import { bankTodayOf } from '../lifecycle/bank-date.js'
+import { bankToday } from '../lifecycle/bank-date.js'
 import { findPayment } from '../lifecycle/payment.js'
 import { createPaymentQueries } from '../lifecycle/payment-queries.js'
 import { cancelPayment } from '../lifecycle/payment-cancellation.js'
@@ -25,7 +25,6 @@ const BASE = '/payments/v2/credit-transfers'
 
 /** `onApproved` is told when a payment becomes APPROVED, so submission to the bank can start at once. */
 export function creditTransferRoutes(app: ApiApp, onApproved: () => void): void {
-  const bankToday = bankTodayOf(app.database)
   const service = createCreditTransferService(bankToday, onApproved)
   const queries = createPaymentQueries(app.database, 'CREDIT_TRANSFER')
   const approvals = createPaymentApprovalService(onApproved)

@@ -1,3 +1,4 @@
+import type { QueryResult } from 'kysely'
 import type { Executor } from '../../db/database.js'
 import type { AccountsTable, CounterpartiesTable, ExternalAccountsTable } from '../../db/schema.js'
 import { isUniqueViolation } from '../../db/errors.js'
@@ -72,27 +73,36 @@ interface Destination {
 
 /**
  * What a credit transfer is checked against, read together (runTogether: on PostgreSQL one round trip, not one per
- * read): the source account, the organization (the holder of its own accounts), and the destination — an external
- * account, locked, with its counterparty, or another own account. `destination` throws the destination's 400 when
- * called, so the errors keep the order of the checks.
+ * read): the source account, the organization (the holder of its own accounts), the business date of the source's
+ * bank, and the destination — an external account, locked, with its counterparty, or another own account.
+ * `destination` throws the destination's 400 when called, so the errors keep the order of the checks; `today` is
+ * asked only once the source is known to be the organization's.
  */
-async function readParties(trx: Executor, actor: Actor, input: CreateCreditTransfer) {
+async function readParties(trx: Executor, actor: Actor, input: CreateCreditTransfer, bankToday: BankToday) {
   const { organizationId } = actor
+  const date = bankToday.reads(trx, { organizationId, accountId: input.source.id })
   const own = [accountRepo.findStatement(trx, organizationId, input.source.id), organizationHolderStatement(trx, organizationId)] as const
+  const dated = own.length + date.statements.length
   const { type, id } = input.destination
   if (type === 'EXTERNAL_ACCOUNT') {
-    const [source, organization, external, counterparty] = await runTogether(trx, [...own, ...externalAccountStatements(trx, actor, id)])
+    const answers = await runTogether(trx, [...own, ...date.statements, ...externalAccountStatements(trx, actor, id)])
+    const [source, organization] = answers
+    const [external, counterparty] = answers.slice(dated) as [QueryResult<ExternalAccountsTable>, QueryResult<CounterpartiesTable>]
     return {
       source: source.rows[0],
       sourceHolder: organizationHolderOf(organizationId, organization.rows),
+      today: () => date.today(answers.slice(own.length, dated)),
       destination: (): Destination => counterpartyAccountOf(external.rows[0], counterparty.rows[0], 'destination.id'),
     }
   }
-  const [source, organization, account] = await runTogether(trx, [...own, accountRepo.findStatement(trx, organizationId, id)])
+  const answers = await runTogether(trx, [...own, ...date.statements, accountRepo.findStatement(trx, organizationId, id)])
+  const [source, organization] = answers
+  const account = answers[dated] as QueryResult<AccountsTable>
   const sourceHolder = organizationHolderOf(organizationId, organization.rows)
   return {
     source: source.rows[0],
     sourceHolder,
+    today: () => date.today(answers.slice(own.length, dated)),
     destination: (): Destination => {
       const found = account.rows[0]
       if (!found) throw invalidField('destination.id', 'is not an account of this organization')
@@ -111,13 +121,13 @@ async function readParties(trx: Executor, actor: Actor, input: CreateCreditTrans
 export async function draftCreditTransfer(trx: Executor, actor: Actor, input: CreateCreditTransfer, bankToday: BankToday): Promise<PaymentDraft> {
   const money = amountFromInput(input.amount, 'amount')
   if (money.value <= 0) throw invalidField('amount.value', 'must be positive')
-  const parties = await readParties(trx, actor, input)
+  const parties = await readParties(trx, actor, input, bankToday)
   const { source } = parties
   if (!source) throw invalidField('source.id', 'is not an account of this organization')
   if (money.currency !== source.currency) {
     throw invalidField('amount.currency', `must be the source account's currency ${source.currency}`)
   }
-  checkExecutionDate(input.date, await bankToday(trx, { organizationId: actor.organizationId, accountId: source.id }))
+  checkExecutionDate(input.date, await parties.today())
   const destination = parties.destination()
   const sourceSnapshot = ownAccountSnapshot(source)
   checkScheme({

@@ -8,7 +8,7 @@ import { errorResponses } from '../../http/route-schemas.js'
 import { Event } from '../../events/index.js'
 import { IdParams } from '../../shared/common.schemas.js'
 import { createPaymentApprovalService } from '../approvals/payment-approval.service.js'
-import { bankTodayOf } from '../lifecycle/bank-date.js'
+import { bankToday } from '../lifecycle/bank-date.js'
 import { createPaymentQueries } from '../lifecycle/payment-queries.js'
 import { cancelPayment } from '../lifecycle/payment-cancellation.js'
 import { approveDescription, cancelDescription, paymentEventsDescription, rejectDescription } from '../lifecycle/payment-descriptions.js'
@@ -22,7 +22,7 @@ const KIND = 'DIRECT_DEBIT'
 
 /** `onApproved` is told when a payment becomes APPROVED, so submission to the bank can start at once. */
 export function directDebitRoutes(app: ApiApp, onApproved: () => void): void {
-  const service = createDirectDebitService(bankTodayOf(app.database), onApproved)
+  const service = createDirectDebitService(bankToday, onApproved)
   const queries = createPaymentQueries(app.database, KIND)
   const approvals = createPaymentApprovalService(onApproved)
 
