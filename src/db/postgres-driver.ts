@@ -16,6 +16,18 @@ export function nameStatement(sql: string): void {
   if (!names.has(sql)) names.set(sql, `kassa_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`)
 }
 
+/**
+ * The SQL of statements whose answer nobody reads but whose failure must not be lost (the Idempotency-Key's stored
+ * answer): on PostgreSQL each is sent and not waited for, so it goes out with the transaction's next statement — its
+ * COMMIT — in one round trip, and its failure is reported as that statement's.
+ */
+const answeredWithNext = new Set<string>()
+
+/** Marks `sql` as answered with the next statement (answeredWithNext). */
+export function answerWithNextStatement(sql: string): void {
+  answeredWithNext.add(sql)
+}
+
 /** A query as node-postgres takes it: by name when it is a hot statement. */
 function queryConfig(sql: string, parameters: readonly unknown[]): pg.QueryConfig {
   const name = names.get(sql)
@@ -103,29 +115,41 @@ export function namedStatementPool(config: pg.PoolConfig): { pool: pg.Pool; dial
   function wrapperOf(client: pg.PoolClient): PostgresPoolClient {
     let wrapper = wrappers.get(client)
     if (wrapper) return wrapper
-    // A transaction's BEGIN is not waited for: it goes out with the transaction's first statement, whose answer
-    // also reports BEGIN's failure (a connection lost, when every statement fails anyway). One round trip fewer.
-    let pendingBegin: Promise<unknown> | undefined
+    // Statements not waited for: a transaction's BEGIN goes out with the transaction's first statement, whose answer
+    // also reports BEGIN's failure (a connection lost, when every statement fails anyway); a statement answered with
+    // the next (answeredWithNext) goes out with it, usually COMMIT. One round trip fewer each. A ROLLBACK reports
+    // nothing of them: it undoes them, and the error that led to it is the one to report.
+    let unanswered: Array<Promise<unknown>> = []
     const coalesce = writesOnePerTurn(client)
     const send = (sql: string, parameters: readonly unknown[]) => {
       coalesce()
       return client.query(queryConfig(sql, parameters))
     }
+    const sendLater = (sql: string, parameters: readonly unknown[]) => {
+      const answer = send(sql, parameters)
+      answer.catch(() => undefined)
+      unanswered.push(answer)
+    }
     wrapper = {
       // Kysely streams through a cursor only when given one in the dialect's config; Kassa gives none.
       query: (async (sql: string, parameters: readonly unknown[]) => {
         if (sql === 'begin') {
-          pendingBegin = send(sql, parameters)
-          pendingBegin.catch(() => undefined)
+          sendLater(sql, parameters)
           return { command: 'BEGIN', rowCount: null, rows: [] }
         }
-        const begun = pendingBegin
-        pendingBegin = undefined
+        if (answeredWithNext.has(sql)) {
+          sendLater(sql, parameters)
+          return { command: 'INSERT', rowCount: 1, rows: [] }
+        }
+        const earlier = unanswered
+        unanswered = []
         const answer = send(sql, parameters)
-        if (begun) await begun.catch(async (error: unknown) => {
-          await answer.catch(() => undefined)
-          throw error
-        })
+        if (earlier.length > 0 && sql !== 'rollback') {
+          await Promise.all(earlier).catch(async (error: unknown) => {
+            await answer.catch(() => undefined)
+            throw error
+          })
+        }
         return answer
       }) as unknown as PostgresPoolClient['query'],
       release: () => client.release(),

@@ -1,7 +1,7 @@
 import type { CompiledQuery, Compilable, Insertable, QueryResult } from 'kysely'
 import type { Executor } from './database.js'
 import type { DatabaseSchema } from './schema.js'
-import { nameStatement } from './postgres-driver.js'
+import { answerWithNextStatement, nameStatement } from './postgres-driver.js'
 import { readPathOf } from './read-path.js'
 
 /** Stands for a named parameter while the query is compiled; cannot collide with a real value. */
@@ -26,12 +26,14 @@ type Adapter = ReturnType<Executor['getExecutor']>['adapter']
  */
 function compileOnce<Row, Name extends string, Value>(
   build: (db: Executor, parameter: (name: Name) => Value) => Compilable<Row>,
+  options: StatementOptions = {},
 ): (executor: Executor, values: Record<Name, Value>) => CompiledQuery<Row> {
   const byAdapter = new WeakMap<Adapter, Compiled<Name>>()
 
   function prepare(db: Executor, adapter: Adapter): Compiled<Name> {
     const compiled = build(db, (name) => `${SLOT_PREFIX}${name}` as Value).compile()
     nameStatement(compiled.sql)
+    if (options.answeredWithNext) answerWithNextStatement(compiled.sql)
     const slots = compiled.parameters.map((value): Slot<Name> =>
       typeof value === 'string' && value.startsWith(SLOT_PREFIX) ? { name: value.slice(SLOT_PREFIX.length) as Name } : { value },
     )
@@ -45,6 +47,15 @@ function compileOnce<Row, Name extends string, Value>(
     const { compiled, slots } = byAdapter.get(adapter) ?? prepare(executor, adapter)
     return { ...compiled, parameters: slots.map((slot) => ('name' in slot ? values[slot.name] : slot.value)) } as CompiledQuery<Row>
   }
+}
+
+export interface StatementOptions {
+  /**
+   * A write whose answer nobody reads (it always writes one row, or fails): on PostgreSQL it is not waited for, and
+   * goes out with the transaction's next statement — its COMMIT — whose answer reports its failure
+   * (postgres-driver.ts answeredWithNext). Only for the last write of a transaction.
+   */
+  answeredWithNext?: boolean
 }
 
 /** A compiled-once statement: run alone, or bound and run with others (runTogether). */
@@ -73,12 +84,14 @@ export function preparedQuery<Row, Name extends string, Value = string>(
 /** A hot write (or a read that locks), compiled once (compileOnce), run in the transaction it is given. */
 export function preparedStatement<Row, Name extends string, Value = string>(
   build: (db: Executor, parameter: (name: Name) => Value) => Compilable<Row>,
+  options: StatementOptions = {},
 ): Prepared<Row, QueryResult<Row>, Name, Value> {
-  const bind = compileOnce(build)
+  const bind = compileOnce(build, options)
   return Object.assign((trx: Executor, values: Record<Name, Value>) => trx.executeQuery(bind(trx, values)), { bind })
 }
 
-type Results<Queries extends readonly CompiledQuery[]> = { [K in keyof Queries]: Queries[K] extends CompiledQuery<infer Row> ? QueryResult<Row> : never }
+/** The answers of runTogether's statements, in their order. */
+export type Results<Queries extends readonly CompiledQuery[]> = { [K in keyof Queries]: Queries[K] extends CompiledQuery<infer Row> ? QueryResult<Row> : never }
 
 /**
  * Runs statements that do not depend on each other's answers together, in the order given, on the executor's one
@@ -95,7 +108,7 @@ export function runTogether<const Queries extends readonly CompiledQuery[]>(exec
  * INSERTs of one row into `table`, compiled once per set of columns (the rows a piece of code builds always have the
  * same ones): `bind(trx, row)` for runTogether, or run alone. Values must not be undefined: a missing value is null.
  */
-export function preparedInsert<Table extends keyof DatabaseSchema & string>(table: Table) {
+export function preparedInsert<Table extends keyof DatabaseSchema & string>(table: Table, options: StatementOptions = {}) {
   const byColumns = new Map<string, Prepared<unknown, QueryResult<unknown>, string, unknown>>()
   function statementFor(row: object) {
     const columns = Object.keys(row)
@@ -104,6 +117,7 @@ export function preparedInsert<Table extends keyof DatabaseSchema & string>(tabl
     if (!statement) {
       statement = preparedStatement((db, parameter: (name: string) => unknown) =>
         db.insertInto(table).values(Object.fromEntries(columns.map((column) => [column, parameter(column)])) as never),
+        options,
       )
       byColumns.set(key, statement)
     }

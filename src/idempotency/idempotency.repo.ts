@@ -24,7 +24,8 @@ const keyRow = preparedQuery((db, parameter: (name: keyof KeyScope) => string) =
     .where('path', '=', parameter('path'))
     .where('key', '=', parameter('key')),
 )
-const insertKey = preparedInsert('idempotency_keys')
+// The answer is the transaction's last write: on PostgreSQL it goes out with the COMMIT (answeredWithNext).
+const insertKey = preparedInsert('idempotency_keys', { answeredWithNext: true })
 
 export const idempotencyRepo = {
   /** Inserts the key unless it exists; true when this call inserted it. The primary key decides races. */

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { preparedQuery } from '../../src/db/prepared-query.js'
+import { isUniqueViolation } from '../../src/db/errors.js'
+import { preparedInsert, preparedQuery } from '../../src/db/prepared-query.js'
 import { newId } from '../../src/shared/ids.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
+
+/** A write whose answer goes out with the transaction's next statement on PostgreSQL (answeredWithNext). */
+const insertOrganizationLast = preparedInsert('organizations', { answeredWithNext: true })
 
 /** Organizations named like `name`, except the one named 'excluded': a named parameter plus a constant. */
 const organizationsNamed = preparedQuery((db, parameter: (name: 'name') => string) =>
@@ -64,5 +68,57 @@ describe('preparedQuery', () => {
       }),
     ).rejects.toThrow('roll back')
     expect(await organizationsNamed(database.db, { name: 'Prepared rolled back' })).toEqual([])
+  })
+
+  describe('a write answered with the next statement', () => {
+    it('is committed with the transaction, and its row is there', async () => {
+      const { database } = test
+      const last = organization('Answered with commit')
+      await database.transaction(async (trx) => {
+        await trx.insertInto('organizations').values(organization('Before the last write')).execute()
+        await insertOrganizationLast(trx, last)
+      })
+      expect(await organizationsNamed(database.db, { name: 'Answered with commit' })).toEqual([{ id: last.id, name: last.name }])
+      expect(await organizationsNamed(database.db, { name: 'Before the last write' })).toHaveLength(1)
+    })
+
+    it('fails the transaction with its own error when it fails, and nothing of the transaction is committed', async () => {
+      const { database } = test
+      const taken = organization('Taken id')
+      await database.db.insertInto('organizations').values(taken).execute()
+      const error = await database
+        .transaction(async (trx) => {
+          await trx.insertInto('organizations').values(organization('Written before the failing write')).execute()
+          // The same primary key: a unique violation, reported by the COMMIT that follows on PostgreSQL.
+          await insertOrganizationLast(trx, { ...organization('Duplicate'), id: taken.id })
+        })
+        .then(
+          () => undefined,
+          (failure: unknown) => failure,
+        )
+      expect(isUniqueViolation(error)).toBe(true)
+      expect(await organizationsNamed(database.db, { name: 'Written before the failing write' })).toEqual([])
+      expect(await organizationsNamed(database.db, { name: 'Duplicate' })).toEqual([])
+    })
+
+    it('reports its failure to a statement that follows it in the transaction, not that statement’s own answer', async () => {
+      const { database } = test
+      const taken = organization('Taken again')
+      await database.db.insertInto('organizations').values(taken).execute()
+      let followingRan = false
+      const error = await database
+        .transaction(async (trx) => {
+          await insertOrganizationLast(trx, { ...organization('Second duplicate'), id: taken.id })
+          await organizationsNamed(trx, { name: 'Taken again' })
+          followingRan = true
+        })
+        .then(
+          () => undefined,
+          (failure: unknown) => failure,
+        )
+      expect(isUniqueViolation(error)).toBe(true)
+      expect(followingRan).toBe(false)
+      expect(await organizationsNamed(database.db, { name: 'Second duplicate' })).toEqual([])
+    })
   })
 })

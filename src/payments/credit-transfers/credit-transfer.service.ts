@@ -1,4 +1,4 @@
-import type { QueryResult } from 'kysely'
+import type { CompiledQuery, QueryResult } from 'kysely'
 import type { Executor } from '../../db/database.js'
 import type { AccountsTable, CounterpartiesTable, ExternalAccountsTable } from '../../db/schema.js'
 import { isUniqueViolation } from '../../db/errors.js'
@@ -13,7 +13,7 @@ import { counterpartyRepo } from '../counterparties/counterparty.repo.js'
 import { externalAccountRepo } from '../external-accounts/index.js'
 import type { BankToday } from '../lifecycle/bank-date.js'
 import type { Payment } from '../lifecycle/payment.js'
-import { insertPayment, organizationHolderOf, organizationHolderStatement, type PaymentDraft } from '../lifecycle/payment-creation.js'
+import { creationStatements, insertPayment, organizationHolderOf, organizationHolderStatement, type CreationAnswers, type PaymentDraft } from '../lifecycle/payment-creation.js'
 import { counterpartyHolder, externalAccountSnapshot } from '../lifecycle/payment-parties.js'
 import type { AccountHolder, AccountSnapshot } from '../lifecycle/payment.schemas.js'
 import { checkExecutionDate, checkScheme } from './credit-transfer.rules.js'
@@ -73,8 +73,9 @@ interface Destination {
 
 /**
  * What a credit transfer is checked against, read together (runTogether: on PostgreSQL one round trip, not one per
- * read): the source account, the organization (the holder of its own accounts), the business date of the source's
- * bank, and the destination — an external account, locked, with its counterparty, or another own account.
+ * read): the source account, the organization (the holder of its own accounts), what the payment's approval steps
+ * and event deliveries are planned from (creationStatements), the business date of the source's bank, and the
+ * destination — an external account, locked, with its counterparty, or another own account.
  * `destination` throws the destination's 400 when called, so the errors keep the order of the checks; `today` is
  * asked only once the source is known to be the organization's.
  */
@@ -82,34 +83,38 @@ async function readParties(trx: Executor, actor: Actor, input: CreateCreditTrans
   const { organizationId } = actor
   const date = bankToday.reads(trx, { organizationId, accountId: input.source.id })
   const own = [accountRepo.findStatement(trx, organizationId, input.source.id), organizationHolderStatement(trx, organizationId)] as const
-  const dated = own.length + date.statements.length
-  const { type, id } = input.destination
-  if (type === 'EXTERNAL_ACCOUNT') {
-    const answers = await runTogether(trx, [...own, ...date.statements, ...externalAccountStatements(trx, actor, id)])
-    const [source, organization] = answers
-    const [external, counterparty] = answers.slice(dated) as [QueryResult<ExternalAccountsTable>, QueryResult<CounterpartiesTable>]
-    return {
-      source: source.rows[0],
-      sourceHolder: organizationHolderOf(organizationId, organization.rows),
-      today: () => date.today(answers.slice(own.length, dated)),
-      destination: (): Destination => counterpartyAccountOf(external.rows[0], counterparty.rows[0], 'destination.id'),
-    }
-  }
-  const answers = await runTogether(trx, [...own, ...date.statements, accountRepo.findStatement(trx, organizationId, id)])
-  const [source, organization] = answers
-  const account = answers[dated] as QueryResult<AccountsTable>
+  const creation = creationStatements(trx, organizationId)
+  const shared = [...own, ...creation, ...date.statements] as const
+  const answers = await runTogether(trx, [...shared, ...destinationStatements(trx, actor, input)])
+  const [source, organization, ...rest] = answers
+  const creationAnswers = rest.slice(0, creation.length) as unknown as CreationAnswers
   const sourceHolder = organizationHolderOf(organizationId, organization.rows)
+  const destinationAnswers = answers.slice(shared.length)
   return {
     source: source.rows[0],
     sourceHolder,
-    today: () => date.today(answers.slice(own.length, dated)),
-    destination: (): Destination => {
-      const found = account.rows[0]
-      if (!found) throw invalidField('destination.id', 'is not an account of this organization')
-      if (found.id === input.source.id) throw invalidField('destination.id', 'must differ from the source account')
-      return { snapshot: ownAccountSnapshot(found), holder: sourceHolder, externalAccountId: null, counterpartyId: null }
-    },
+    creationAnswers,
+    today: () => date.today(answers.slice(own.length + creation.length, shared.length)),
+    destination: () => destinationOf(input, sourceHolder, destinationAnswers),
   }
+}
+
+/** The destination's reads: an external account, locked, with its counterparty; or another own account. */
+function destinationStatements(trx: Executor, actor: Actor, input: CreateCreditTransfer): readonly CompiledQuery[] {
+  const { type, id } = input.destination
+  return type === 'EXTERNAL_ACCOUNT' ? externalAccountStatements(trx, actor, id) : [accountRepo.findStatement(trx, actor.organizationId, id)]
+}
+
+/** The destination from destinationStatements' answers. @throws ApiError invalid_request (400 naming destination.id). */
+function destinationOf(input: CreateCreditTransfer, sourceHolder: AccountHolder, answers: readonly QueryResult<unknown>[]): Destination {
+  if (input.destination.type === 'EXTERNAL_ACCOUNT') {
+    const [external, counterparty] = answers as [QueryResult<ExternalAccountsTable>, QueryResult<CounterpartiesTable>]
+    return counterpartyAccountOf(external.rows[0], counterparty.rows[0], 'destination.id')
+  }
+  const found = (answers[0] as QueryResult<AccountsTable>).rows[0]
+  if (!found) throw invalidField('destination.id', 'is not an account of this organization')
+  if (found.id === input.source.id) throw invalidField('destination.id', 'must differ from the source account')
+  return { snapshot: ownAccountSnapshot(found), holder: sourceHolder, externalAccountId: null, counterpartyId: null }
 }
 
 /**
@@ -155,6 +160,7 @@ export async function draftCreditTransfer(trx: Executor, actor: Actor, input: Cr
     destination: destination.snapshot,
     destinationHolder: destination.holder,
     metadata: input.metadata,
+    creationAnswers: parties.creationAnswers,
   }
 }
 

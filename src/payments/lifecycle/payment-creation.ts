@@ -1,6 +1,6 @@
 import type { CompiledQuery } from 'kysely'
 import type { Executor } from '../../db/database.js'
-import { preparedQuery, runTogether } from '../../db/prepared-query.js'
+import { preparedQuery, runTogether, type Results } from '../../db/prepared-query.js'
 import type { PaymentApprovalStepsTable, PaymentsTable } from '../../db/schema.js'
 import { firstEventStatements, SYSTEM_ORIGINATOR } from '../../events/index.js'
 import type { Actor } from '../../iam/actor.js'
@@ -35,23 +35,32 @@ export interface PaymentDraft {
   metadata?: Record<string, string>
   /** The credit transfer batch the payment is made from (reference CreditTransfer.batch). */
   batch?: BatchDetails
+  /** The answers of creationStatements when the draft was read with them; insertPayment reads them otherwise. */
+  creationAnswers?: CreationAnswers
 }
 
 /**
+ * What a new payment's approval steps and CREATED event's deliveries are planned from — the organization's live
+ * approval chains, its Owner role, its live webhooks — as statements a draft runs with its own reads (runTogether:
+ * one round trip on PostgreSQL for both) and hands over as `creationAnswers`.
+ */
+export function creationStatements(trx: Executor, organizationId: string) {
+  return [approvalChainRepo.listLiveStatement(trx, organizationId), ownerRoleStatement(trx, organizationId), liveWebhooksStatement(trx, organizationId)] as const
+}
+
+export type CreationAnswers = Results<ReturnType<typeof creationStatements>>
+
+/**
  * The approval steps of a new payment (none for one approved with its batch) and the live webhooks its CREATED event
- * goes to, read together (runTogether: one round trip on PostgreSQL).
+ * goes to: from the draft's creationAnswers, or read together here (runTogether: one round trip on PostgreSQL).
  */
 async function planAndWebhooks(trx: Executor, actor: Actor, draft: PaymentDraft, approvedWithBatch: boolean): Promise<{ plan: PlannedStep[]; webhooks: LiveWebhook[] }> {
   const { organizationId } = actor
   if (approvedWithBatch) {
-    const [webhooks] = await runTogether(trx, [liveWebhooksStatement(trx, organizationId)])
+    const [webhooks] = draft.creationAnswers ? [draft.creationAnswers[2]] : await runTogether(trx, [liveWebhooksStatement(trx, organizationId)])
     return { plan: [], webhooks: liveWebhooksOf(webhooks.rows) }
   }
-  const [chains, owner, webhooks] = await runTogether(trx, [
-    approvalChainRepo.listLiveStatement(trx, organizationId),
-    ownerRoleStatement(trx, organizationId),
-    liveWebhooksStatement(trx, organizationId),
-  ])
+  const [chains, owner, webhooks] = draft.creationAnswers ?? (await runTogether(trx, creationStatements(trx, organizationId)))
   const plan = plannedSteps(
     chains.rows.map(approvalChainOf),
     { kind: draft.kind, accountId: draft.accountId, currency: draft.currency, amount: draft.amount, creatorRoleId: actor.roleId },
