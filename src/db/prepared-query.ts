@@ -126,3 +126,17 @@ export function preparedInsert<Table extends keyof DatabaseSchema & string>(tabl
   const bind = (trx: Executor, row: Insertable<DatabaseSchema[Table]>) => statementFor(row).bind(trx, row as Record<string, unknown>)
   return Object.assign((trx: Executor, row: Insertable<DatabaseSchema[Table]>) => trx.executeQuery(bind(trx, row)), { bind })
 }
+
+/**
+ * Sends statements on the executor's connection without keeping it until they are answered, so that the statements
+ * that follow (another runTogether) go out behind them — on PostgreSQL in the same round trip — and returns their
+ * answers to await later. For a transaction's executor only: the connection stays the transaction's until its end.
+ */
+export async function sendAhead<const Queries extends readonly CompiledQuery[]>(trx: Executor, queries: Queries): Promise<{ answers: Promise<Results<Queries>> }> {
+  return trx.getExecutor().provideConnection(async (connection) => {
+    const answers = Promise.all(queries.map((query) => connection.executeQuery(query))) as Promise<Results<Queries>>
+    // Awaited by the caller; a failure before then is not unhandled.
+    answers.catch(() => undefined)
+    return { answers }
+  })
+}

@@ -20,9 +20,18 @@ export function commandContext(request: FastifyRequest, reply: FastifyReply, sta
       const held = request.idempotencyKey
       try {
         return await database.transaction(async (trx) => {
-          // First, so that two processes never both do the work of one key (425 for the second).
-          if (held && !held.completed) await held.enter(trx)
-          const result = await work(trx)
+          // First, so that two processes never both do the work of one key (425 for the second): the key's checks go
+          // out ahead of the work's statements (one round trip with its reads on PostgreSQL), and are answered before
+          // the work's answer is stored or its failure reported — the second's work rolls back with its 425.
+          const entry = held && !held.completed ? await held.enter(trx) : undefined
+          let result: Awaited<ReturnType<typeof work>>
+          try {
+            result = await work(trx)
+          } catch (error) {
+            await entry?.held()
+            throw error
+          }
+          await entry?.held()
           reply.code(status)
           if (held) {
             const body = String(reply.serialize(result))

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { lockTaken, transactionLockStatement } from '../db/claims.js'
 import type { Database, Dialect, Executor } from '../db/database.js'
-import { runTogether } from '../db/prepared-query.js'
+import { sendAhead } from '../db/prepared-query.js'
 import { ApiError } from '../http/errors.js'
 import { isoAfter, nowIso } from '../shared/clock.js'
 import type { IdempotencyKeysTable } from '../db/schema.js'
@@ -31,14 +31,24 @@ export function scopeName(scope: KeyScope): string {
 export interface HeldKey {
   readonly scope: KeyScope
   readonly completed: boolean
-  /** At the start of the request's transaction. @throws ApiError idempotency_key_in_use (425): another request has it. */
-  enter(trx: Executor): Promise<void>
+  /**
+   * At the start of the request's transaction: sends the key's checks ahead of the work's statements (on PostgreSQL
+   * they go out with the work's first reads, one round trip) and returns without their answers. The transaction
+   * awaits `held()` before it stores the work's answer, and before it reports the work's failure.
+   */
+  enter(trx: Executor): Promise<KeyEntry>
   /** Stores the answer in the caller's transaction (or on `db` itself), beside the change it reports. */
   complete(db: Executor, status: number, body: string): Promise<void>
   /** The transaction `complete` wrote in did not commit, so nothing is stored yet. */
   rolledBack(): void
   /** The answer was sent without being stored inside a transaction: stores it now, unless a 5xx (spec: not stored). */
   settle(database: Database, status: number, body: string): Promise<void>
+}
+
+/** A key's checks, sent (HeldKey.enter). */
+export interface KeyEntry {
+  /** Resolves once the key is this request's. @throws ApiError idempotency_key_in_use (425): another request has it. */
+  held(): Promise<void>
 }
 
 /** A row's replay, or why there is none; nothing is written (an expired key counts as absent). */
@@ -56,14 +66,17 @@ function lookupOf(existing: IdempotencyKeysTable | undefined, fingerprint: strin
 
 /**
  * The key's row once this transaction holds the key's lock, or 'locked' when another holds it: the lock and the read
- * go together (one round trip on PostgreSQL); a read beside a lock not taken is ignored.
+ * are sent together, ahead of the work's statements (sendAhead); a read beside a lock not taken is ignored.
  */
-async function lockedKeyRow(trx: Executor, dialect: Dialect, scope: KeyScope): Promise<IdempotencyKeysTable | undefined | 'locked'> {
+async function lockedKeyRow(trx: Executor, dialect: Dialect, scope: KeyScope): Promise<{ row: Promise<IdempotencyKeysTable | undefined | 'locked'> }> {
   const read = idempotencyRepo.findStatement(trx, scope)
   const lock = transactionLockStatement(trx, dialect, scopeName(scope))
-  if (!lock) return (await runTogether(trx, [read]))[0].rows[0]
-  const [locked, found] = await runTogether(trx, [lock, read])
-  return lockTaken(locked.rows) ? found.rows[0] : 'locked'
+  if (!lock) {
+    const { answers } = await sendAhead(trx, [read])
+    return { row: answers.then(([found]) => found.rows[0]) }
+  }
+  const { answers } = await sendAhead(trx, [lock, read])
+  return { row: answers.then(([locked, found]) => (lockTaken(locked.rows) ? found.rows[0] : 'locked')) }
 }
 
 /**
@@ -84,15 +97,20 @@ export class TransactionalKey implements HeldKey {
     private readonly dialect: Dialect,
   ) {}
 
-  async enter(trx: Executor): Promise<void> {
+  async enter(trx: Executor): Promise<KeyEntry> {
     const now = nowIso()
-    const existing = await lockedKeyRow(trx, this.dialect, this.scope)
-    if (existing === 'locked' || lookupOf(existing, this.fingerprint, now).outcome !== 'absent') {
-      this.yielded = true
-      throw keyInUse()
-    }
-    // A row that no longer counts (expired, or an earlier version's claim whose process died) makes way.
-    if (existing) await idempotencyRepo.deleteDead(trx, this.scope, now)
+    const { row } = await lockedKeyRow(trx, this.dialect, this.scope)
+    const held = row.then(async (existing) => {
+      if (existing === 'locked' || lookupOf(existing, this.fingerprint, now).outcome !== 'absent') {
+        this.yielded = true
+        throw keyInUse()
+      }
+      // A row that no longer counts (expired, or an earlier version's claim whose process died) makes way.
+      if (existing) await idempotencyRepo.deleteDead(trx, this.scope, now)
+    })
+    // Awaited by the transaction (held()); a failure before then is not unhandled.
+    held.catch(() => undefined)
+    return { held: () => held }
   }
 
   async complete(db: Executor, status: number, body: string): Promise<void> {
@@ -122,7 +140,7 @@ export class TransactionalKey implements HeldKey {
   async settle(database: Database, status: number, body: string): Promise<void> {
     if (this.completed || this.yielded || status >= 500) return
     await database.transaction(async (trx) => {
-      await this.enter(trx)
+      await (await this.enter(trx)).held()
       await this.complete(trx, status, body)
     }).catch((error: unknown) => {
       // Another process answered the same key meanwhile: its answer is the one kept.
@@ -130,6 +148,8 @@ export class TransactionalKey implements HeldKey {
     })
   }
 }
+
+const CLAIMED: KeyEntry = { held: async () => undefined }
 
 /**
  * The key of a route whose work is not one transaction (`config.idempotency: 'claim'`, the test endpoint's sleep):
@@ -174,7 +194,10 @@ export class ClaimedKey implements HeldKey {
     return { outcome: 'in_progress' }
   }
 
-  async enter(): Promise<void> {}
+  /** The key was claimed by its own row before the request ran: nothing to check in the transaction. */
+  async enter(): Promise<KeyEntry> {
+    return CLAIMED
+  }
 
   /** @throws ApiError conflict when the lease lapsed and another request took the key over; the work rolls back. */
   async complete(db: Executor, status: number, body: string): Promise<void> {

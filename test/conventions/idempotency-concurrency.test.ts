@@ -219,4 +219,31 @@ describe('one write transaction per request (issue 14)', () => {
     expect((await send(second.base, 'POST', COUNTERPARTIES, { key, body })).status).toBe(201)
     expect(await countCounterparties(t)).toBe(before + 1)
   })
+
+  it.runIf(testBackend() === 'postgres')('answers 425, not the work’s own refusal, while another process holds the key — the key’s lock goes out with the work’s reads', async () => {
+    const key = newKey()
+    await createCounterparty(t, { externalId: 'held-key-taken' })
+    // The work refuses this one with 409 (the externalId is taken) — but only the key's holder may answer it.
+    const body = counterpartyBody({ legalName: 'Held Key GmbH', externalId: 'held-key-taken' })
+    const scope = JSON.stringify([t.owner.organizationId, 'POST', COUNTERPARTIES, key])
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    let locked!: () => void
+    const isLocked = new Promise<void>((resolve) => (locked = resolve))
+    const holder = t.db.database.transaction(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtextextended(${scope}, 0))`.execute(trx)
+      locked()
+      await released
+    })
+    await isLocked
+    expectError(await send(second.base, 'POST', COUNTERPARTIES, { key, body }), 425, 'idempotency_key_in_use')
+    release()
+    await holder
+    const refused = await send(second.base, 'POST', COUNTERPARTIES, { key, body })
+    expectError(refused, 409, 'external_id_taken')
+    // Stored: the same refusal again, replayed.
+    const replayed = await send(base, 'POST', COUNTERPARTIES, { key, body })
+    expect(replayed.headers['idempotent-replayed']).toBe('true')
+    expect(replayed.body).toBe(refused.body)
+  })
 })

@@ -9,12 +9,13 @@ import { testBackend } from '../support/test-database.js'
  * prepared by name. node-postgres' real client is wrapped to count, not replaced: a round trip starts whenever a query
  * is sent to a connection with no query in flight; queries sent while others are in flight are pipelined onto the same
  * trip. Counted is the connection of the create's transaction (background work and the key's lookup before the
- * transaction use others). Today's 4: BEGIN with the key's advisory lock and its row; every read of the create —
- * the parties (source, organization, external account locked, its counterparty), the bank's business date (connection
- * type, sandbox account, sandbox bank), approval chains, Owner role and webhooks; the payment, its step and its event;
- * the key's answer with COMMIT (the answer is sent without waiting, answeredWithNext). It was 10 before these were folded.
+ * transaction use others). Today's 3: BEGIN, the key's advisory lock and its row, sent ahead of every read of the
+ * create — the parties (source, organization, external account locked, its counterparty), the bank's business date
+ * (connection type, sandbox account, sandbox bank), approval chains, Owner role and webhooks; the payment, its step
+ * and its event; the key's answer with COMMIT (sent without waiting, answeredWithNext). It was 10 before these were
+ * folded.
  */
-const TRANSACTION_ROUND_TRIPS = 4
+const TRANSACTION_ROUND_TRIPS = 3
 
 interface Sent {
   client: object

@@ -57,6 +57,14 @@ export interface TransactionJson {
   bankTransactionCode?: { domain?: string; family?: string; subfamily?: string }
 }
 
+/**
+ * `amount`, or the next one up when the sandbox bank scripts its cents: an amount ending in .04 FAILS with AC04 (a closed
+ * account, instruction-rules.ts). For amounts derived from a random balance, which must only test funds.
+ */
+export function unscriptedAmount(amount: number): number {
+  return amount % 100 === 4 ? amount + 1 : amount
+}
+
 export function todayUtc(): string {
   return new Date().toISOString().slice(0, 10)
 }
