@@ -186,6 +186,24 @@ describe('parallel duplicate Idempotency-Keys across two server processes on one
   })
 })
 
+/**
+ * Another process's request with the key of `scope`, midway through its transaction: PostgreSQL's advisory lock on
+ * the key, held until `release()`; `holder` settles once its transaction has ended.
+ */
+async function holdKeyElsewhere(scope: string): Promise<{ release: () => void; holder: Promise<void> }> {
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  let locked!: () => void
+  const isLocked = new Promise<void>((resolve) => (locked = resolve))
+  const holder = t.db.database.transaction(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${scope}, 0))`.execute(trx)
+    locked()
+    await released
+  })
+  await isLocked
+  return { release, holder }
+}
+
 describe('one write transaction per request (issue 14)', () => {
   it('writes no key row before the work commits, and the row with its answer after', async () => {
     const key = newKey()
@@ -201,17 +219,7 @@ describe('one write transaction per request (issue 14)', () => {
     const body = counterpartyBody({ legalName: 'Advisory Lock GmbH' })
     const scope = JSON.stringify([t.owner.organizationId, 'POST', COUNTERPARTIES, key])
     const before = await countCounterparties(t)
-    // Another process's request with this key, midway through its transaction.
-    let release!: () => void
-    const released = new Promise<void>((resolve) => (release = resolve))
-    let locked!: () => void
-    const isLocked = new Promise<void>((resolve) => (locked = resolve))
-    const holder = t.db.database.transaction(async (trx) => {
-      await sql`select pg_advisory_xact_lock(hashtextextended(${scope}, 0))`.execute(trx)
-      locked()
-      await released
-    })
-    await isLocked
+    const { release, holder } = await holdKeyElsewhere(scope)
     expectError(await send(second.base, 'POST', COUNTERPARTIES, { key, body }), 425, 'idempotency_key_in_use')
     expect(await countCounterparties(t)).toBe(before)
     release()
@@ -226,16 +234,7 @@ describe('one write transaction per request (issue 14)', () => {
     // The work refuses this one with 409 (the externalId is taken) — but only the key's holder may answer it.
     const body = counterpartyBody({ legalName: 'Held Key GmbH', externalId: 'held-key-taken' })
     const scope = JSON.stringify([t.owner.organizationId, 'POST', COUNTERPARTIES, key])
-    let release!: () => void
-    const released = new Promise<void>((resolve) => (release = resolve))
-    let locked!: () => void
-    const isLocked = new Promise<void>((resolve) => (locked = resolve))
-    const holder = t.db.database.transaction(async (trx) => {
-      await sql`select pg_advisory_xact_lock(hashtextextended(${scope}, 0))`.execute(trx)
-      locked()
-      await released
-    })
-    await isLocked
+    const { release, holder } = await holdKeyElsewhere(scope)
     expectError(await send(second.base, 'POST', COUNTERPARTIES, { key, body }), 425, 'idempotency_key_in_use')
     release()
     await holder
