@@ -19,8 +19,6 @@ export {
 } from './bank-connector.js'
 export {
   sandboxConnectorFor,
-  sandboxTodayOf,
-  sandboxTodayStatements,
   createSandboxBank,
   sandboxBankOf,
   MAX_ADVANCE_DAYS,
@@ -33,5 +31,6 @@ export {
   type SandboxClock,
   type StepResult,
 } from './sandbox-bank.js'
+export { sandboxTodayOf, sandboxTodayStatements } from './sandbox-today.js'
 export { RETURNING_IBAN, REASONS } from './bank-codes.js'
 export { sandboxRoutes } from './sandbox.routes.js'

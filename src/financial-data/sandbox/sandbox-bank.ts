@@ -1,6 +1,5 @@
 import type { Database, Executor } from '../../db/database.js'
-import type { QueryResult } from 'kysely'
-import type { SandboxAccountsTable, SandboxBanksTable, SandboxInstructionsTable } from '../../db/schema.js'
+import type { SandboxInstructionsTable } from '../../db/schema.js'
 import { ApiError, invalidField } from '../../http/errors.js'
 import { nowIso } from '../../shared/clock.js'
 import { newId } from '../../shared/ids.js'
@@ -22,6 +21,7 @@ import { bankReference, executionEntry, internalCreditEntry, returnEntry } from 
 import { decideSubmission, dueDays, planDay, type Funds, type InstructionFacts } from './instruction-rules.js'
 import { reportLedgerBalances } from './ledger-reports.js'
 import { sandboxRepo, type LedgerAccountRow } from './sandbox.repo.js'
+import { todayOf } from './sandbox-today.js'
 import {
   MAX_ADVANCE_DAYS,
   SANDBOX_CONNECTOR,
@@ -278,27 +278,6 @@ export function sandboxBankOf(database: Database): SandboxBank {
     banks.set(database, bank)
   }
   return bank
-}
-
-function todayOf(organizationId: string, bank: SandboxBanksTable | undefined): string {
-  if (!bank) throw new BankConnectorError(`Organization ${organizationId} has no sandbox bank`)
-  return bank.today
-}
-
-/**
- * The sandbox bank's business date for an account, read as statements to run with others (runTogether: a payment
- * reads it with its other facts, one round trip on PostgreSQL); `sandboxTodayOf` reads their answers: the bank's
- * today when it holds the account, undefined when it does not. The same answer as `holds`, then `today`.
- */
-export function sandboxTodayStatements(db: Executor, organizationId: string, accountId: string) {
-  return [sandboxRepo.findAccountStatement(db, accountId), sandboxRepo.findBankStatement(db, organizationId)] as const
-}
-
-export function sandboxTodayOf(
-  organizationId: string,
-  [held, bank]: readonly [QueryResult<SandboxAccountsTable>, QueryResult<SandboxBanksTable>],
-): string | undefined {
-  return held.rows[0] ? todayOf(organizationId, bank.rows[0]) : undefined
 }
 
 /** The sandbox bank, for the accounts it holds; undefined for others (connectivity's bankConnectorFor asks it last). */
