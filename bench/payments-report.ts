@@ -18,8 +18,13 @@ export const FLOOR = {
   postgres: 'prepared, 2 round trips',
 } as const
 
-/** Issue 14 as filed: "about 1,300 requests/s on SQLite", "(~370 req/s)" on PostgreSQL — the "today's throughput" its targets multiply. */
-const FILED_REQUESTS_PER_SECOND = { SQLite: 1_300, PostgreSQL: 370 } as const
+/**
+ * Issue 14 as filed: "about 1,300 requests/s on SQLite", "(~370 req/s)" on PostgreSQL — the "today's throughput" its
+ * targets multiply — beside the floor measured in the same run: "4,100–6,100 with group commit", "the same work in 2
+ * round trips reached ~2,400". Those were another machine's figures: the multiple that holds on any machine is of
+ * Kassa's share of its floor, taken against the best share as filed (1,300 of 4,100; 370 of 2,400).
+ */
+const FILED = { SQLite: { requestsPerSecond: 1_300, floor: 4_100 }, PostgreSQL: { requestsPerSecond: 370, floor: 2_400 } } as const
 
 const reqs = (m: Measurement) => Math.round(m.requestsPerSecond).toLocaleString('en-US')
 const cpu = (m: Measurement) => (m.cpuPerRequest === undefined ? '–' : `${Math.round(m.cpuPerRequest).toLocaleString('en-US')} µs`)
@@ -69,14 +74,21 @@ function targets(lines: Line[], connections: number): string[] {
   const target = (text: string, measured: string, met: boolean) => out.push(`| ${text} | ${measured} | ${verdict(met)} |`)
   for (const line of lines.filter((candidate) => candidate.server.startsWith('Kassa'))) {
     const m = line.measurement
-    const filed = FILED_REQUESTS_PER_SECOND[line.backend]
+    const filed = FILED[line.backend]
     const times = line.backend === 'SQLite' ? 3 : 5
-    const ratio = m.requestsPerSecond / filed
-    target(`${line.backend}, ${line.server}: ≥ ${times}× the ${filed.toLocaleString('en-US')} req/s of the issue as filed`, `${reqs(m)} req/s, ${ratio.toFixed(1)}×`, ratio >= times)
+    const floor = floorOf(lines, line.backend)
+    const share = floor && m.requestsPerSecond / floor.measurement.requestsPerSecond
+    if (share) {
+      const filedShare = filed.requestsPerSecond / filed.floor
+      const multiple = share / filedShare
+      target(
+        `${line.backend}, ${line.server}: ≥ ${times}× the throughput of the issue as filed (${filed.requestsPerSecond.toLocaleString('en-US')} req/s, ${percent(filedShare)} of its floor)`,
+        `${reqs(m)} req/s, ${percent(share)} of this run's floor: ${multiple.toFixed(1)}× (${(m.requestsPerSecond / filed.requestsPerSecond).toFixed(1)}× the filed req/s, on another machine)`,
+        multiple >= times,
+      )
+    }
     if (line.backend !== 'SQLite') continue
-    const floor = floorOf(lines, 'SQLite')
-    if (floor) {
-      const share = m.requestsPerSecond / floor.measurement.requestsPerSecond
+    if (share) {
       target(`SQLite, ${line.server}: ≥ 70% of the floor with group commit`, `${versusFloor(line, floor)} (req/s; CPU)`, share >= 0.7)
     }
     target(`SQLite, ${line.server}: p99 < 20 ms at 50 connections`, `${m.latencyP99} ms at ${connections} connections`, m.latencyP99 < 20 && connections >= 50)
@@ -103,7 +115,7 @@ export function paymentsSection(lines: Line[], run: RunFacts): string {
     `- Load: ${settings.connections} connections, ${settings.warmup} s warm-up then ${settings.duration} s measured per line, no pipelining; load generator and servers share the machine;`,
     `  one server at a time, in the order of the table; 1-minute load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} (other work on the host lowers every line's req/s)`,
     '- Every request: `POST /payments/v2/credit-transfers` with a new Idempotency-Key and a distinct body (amount, reference)',
-    '- Kassa: `kassa serve` from source (tsx), `KASSA_WORKERS` 1 or 2 (node:cluster, one port), LOG_LEVEL silent, rate limit on',
+    '- Kassa: `kassa serve` compiled (`bin/kassa.js` on dist/, as `npm start` runs it), `KASSA_WORKERS` 1 or 2 (node:cluster, one port), LOG_LEVEL silent, rate limit on',
     '  (never reached), HTTP Basic auth of a sandbox owner key, background workers on (idle: the payments wait for approval).',
     '  Each create is validated as a bank would, its approval chains evaluated (the Owner step), and the payment, step,',
     '  CREATED event and idempotent response stored in one transaction; 201 with the full resource',

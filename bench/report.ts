@@ -109,7 +109,7 @@ function section(report: Report): string {
     `- Load: ${settings.connections} connections, ${settings.warmup} s warm-up then ${settings.duration} s measured, no pipelining;`,
     `  ${report.rounds} rounds per line, each the bare handler then Kassa back to back; the line shows the round with the median ratio;`,
     `  host load average ${report.load[0].toFixed(1)} at the start, ${report.load[1].toFixed(1)} at the end (other work on the host lowers both sides' req/s)`,
-    '- Kassa: `kassa serve` run from source through tsx — one process, or two (`KASSA_WORKERS=2`, node:cluster on one port) on',
+    '- Kassa: `kassa serve` compiled (`bin/kassa.js` on dist/, as `npm start` runs it) — one process, or two (`KASSA_WORKERS=2`, node:cluster on one port) on',
     '  the PostgreSQL line that says so — LOG_LEVEL silent, rate limit on (never reached), background workers as in production',
     `  (idle), HTTP Basic auth of a sandbox owner key on every request, ${report.seeded} counterparties seeded over the API (one IBAN`,
     '  account each); a fresh database per line of backends. GET by id and the list page re-read the same data, so on',

@@ -5,13 +5,20 @@ import type { Executor } from './database.js'
  * nudged only when a committed transaction enqueued a delivery, not after every write). Raised inside the
  * transaction, heard after its commit, and dropped with a rollback, so a listener never acts on work that is gone.
  */
-const raised = new WeakMap<Executor, Set<string>>()
+const raised = new WeakMap<object, Set<string>>()
 
 /** Marks `trx` as having done something `signal`'s listeners wait for; they hear it after the commit. */
 export function raiseAfterCommit(trx: Executor, signal: string): void {
   const signals = raised.get(trx)
   if (signals) signals.add(signal)
   else raised.set(trx, new Set([signal]))
+}
+
+/** What `trx` has raised so far, forgotten there: a work that shares its transaction with others takes its own. */
+export function takeRaised(trx: object): ReadonlySet<string> | undefined {
+  const signals = raised.get(trx)
+  raised.delete(trx)
+  return signals
 }
 
 export type CommitListener = () => void
@@ -28,9 +35,9 @@ export function createCommitSignals() {
       return () => set.delete(listener)
     },
 
-    /** Tells the listeners of what `trx` raised; called once `trx` (or the savepoint it ran in) has committed. */
-    committed(trx: Executor): void {
-      for (const signal of raised.get(trx) ?? []) for (const listener of listeners.get(signal) ?? []) listener()
+    /** Tells the listeners of `signals`, raised by work that has committed (takeRaised). */
+    heard(signals: ReadonlySet<string> | undefined): void {
+      for (const signal of signals ?? []) for (const listener of listeners.get(signal) ?? []) listener()
     },
   }
 }

@@ -15,12 +15,13 @@ import {
   type Transaction,
 } from 'kysely'
 import type { SqliteSynchronous } from '../config/config.js'
-import { createCommitSignals, type CommitListener, type CommitSignals } from './commit-signals.js'
+import { createCommitSignals, takeRaised, type CommitListener, type CommitSignals } from './commit-signals.js'
 import { groupCommit } from './group-commit.js'
 import type { DatabaseSchema } from './schema.js'
 import { migrateToLatest } from './migrate.js'
 import { registerReadPath } from './read-path.js'
 import { namedStatementPool } from './postgres-driver.js'
+import { checkpointInBackground } from './sqlite-checkpointer.js'
 
 export type Db = Kysely<DatabaseSchema>
 /** Anything a repository can run SQL on: the database itself or an open transaction. */
@@ -119,33 +120,36 @@ function connectSqlite(path: string, synchronous: SqliteSynchronous, options: Sq
 
 /**
  * The writing connection behind Kysely (its transactions hold it across awaits) and, for a file,
- * a read-only connection for prepared reads outside transactions: WAL lets it read the last commit
- * while a transaction is open, without waiting for Kysely's connection lock.
+ * a read-only connection for prepared reads outside transactions while the writer has one open: WAL lets it read
+ * the last commit meanwhile, without waiting for Kysely's connection lock. With none open (most of the time: a
+ * group-commit batch runs without yielding) they run on the writer, whose page cache is warm; every commit empties
+ * the reader's (issue 14). A file's WAL is checkpointed by a thread of its own (sqlite-checkpointer.ts).
  */
-function openSqlite(url: string, synchronous: SqliteSynchronous): Kysely<DatabaseSchema> {
+function openSqlite(url: string, synchronous: SqliteSynchronous): { db: Kysely<DatabaseSchema>; stop: () => Promise<void> } {
   const path = sqlitePath(url)
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   const writer = connectSqlite(path, synchronous)
   const reader = path === ':memory:' ? undefined : connectSqlite(path, synchronous, { readonly: true })
+  const prepareOnWriter = statementCache(writer)
   const db = new Kysely<DatabaseSchema>({
     dialect: new ImmediateSqliteDialect({
       close: () => {
         reader?.close()
         writer.close()
       },
-      prepare: statementCache(writer),
+      prepare: prepareOnWriter,
     }),
   })
-  if (reader) {
-    const prepareOnReader = statementCache(reader)
-    const dataVersion = reader.prepare('pragma data_version').pluck()
-    registerReadPath(db, {
-      dialect: 'sqlite',
-      read: ({ sql, parameters }) => prepareOnReader(sql).all(parameters),
-      dataVersion: () => dataVersion.get() as number,
-    })
-  }
-  return db
+  if (!reader) return { db, stop: async () => undefined }
+  const stopCheckpoints = checkpointInBackground(writer, path, (message) => process.emitWarning(`SQLite checkpoint failed: ${message}`))
+  const prepareOnReader = statementCache(reader)
+  const dataVersion = reader.prepare('pragma data_version').pluck()
+  registerReadPath(db, {
+    dialect: 'sqlite',
+    read: ({ sql, parameters }) => (writer.inTransaction ? prepareOnReader(sql) : prepareOnWriter(sql)).all(parameters),
+    dataVersion: () => dataVersion.get() as number,
+  })
+  return { db, stop: stopCheckpoints }
 }
 
 function openPostgres(url: string): Kysely<DatabaseSchema> {
@@ -176,25 +180,28 @@ function transactionPerConnection(db: Db, signals: CommitSignals): Database['tra
       transaction = trx
       return work(trx)
     })
-    signals.committed(transaction!)
+    signals.heard(takeRaised(transaction!))
     return result
   }
 }
 
 export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
   const dialect: Dialect = isPostgresUrl(url) ? 'postgres' : 'sqlite'
-  const db = dialect === 'postgres' ? openPostgres(url) : openSqlite(url, options.sqliteSynchronous ?? 'NORMAL')
+  const { db, stop } = dialect === 'postgres' ? { db: openPostgres(url), stop: async () => undefined } : openSqlite(url, options.sqliteSynchronous ?? 'NORMAL')
   const signals = createCommitSignals()
   return {
     db,
     dialect,
     // SQLite has one writer: the transactions requested together commit together (group-commit.ts, issue 14).
-    transaction: dialect === 'postgres' ? transactionPerConnection(db, signals) : groupCommit(db, signals.committed),
+    transaction: dialect === 'postgres' ? transactionPerConnection(db, signals) : groupCommit(db, signals.heard),
     onCommit: signals.on,
     migrate: () => migrateToLatest(db as Kysely<unknown>),
     ping: async () => {
       await db.executeQuery(CompiledQuery.raw('select 1'))
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await stop()
+      await db.destroy()
+    },
   }
 }

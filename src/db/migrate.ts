@@ -21,6 +21,7 @@ import * as creditTransferBatches from './migrations/0020-credit-transfer-batche
 import * as auditLog from './migrations/0021-audit-log.js'
 import * as rateLimitHits from './migrations/0022-rate-limit-hits.js'
 import * as ownerRoleIndex from './migrations/0023-owner-role-index.js'
+import * as paymentQueues from './migrations/0024-payment-queues.js'
 
 /** Migrations are listed here in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0021-audit-log': auditLog,
   '0022-rate-limit-hits': rateLimitHits,
   '0023-owner-role-index': ownerRoleIndex,
+  '0024-payment-queues': paymentQueues,
 }
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {

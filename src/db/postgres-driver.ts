@@ -17,15 +17,21 @@ export function nameStatement(sql: string): void {
 }
 
 /**
- * The SQL of statements whose answer nobody reads but whose failure must not be lost (the Idempotency-Key's stored
- * answer): on PostgreSQL each is sent and not waited for, so it goes out with the transaction's next statement — its
- * COMMIT — in one round trip, and its failure is reported as that statement's.
+ * The SQL of statements whose answer nobody reads but whose failure must not be lost (a new payment's rows, the
+ * Idempotency-Key's stored answer): on PostgreSQL each is sent and not waited for, so it goes out with the
+ * transaction's next awaited statement — often its COMMIT — in one round trip, and its failure is reported as that
+ * statement's.
  */
 const answeredWithNext = new Set<string>()
 
-/** Marks `sql` as answered with the next statement (answeredWithNext). */
-export function answerWithNextStatement(sql: string): void {
-  answeredWithNext.add(sql)
+/**
+ * `sql` marked in its text as answered with the next statement (answeredWithNext), to run in its place: the same
+ * statement run elsewhere, unmarked, stays awaited.
+ */
+export function answerWithNextStatement(sql: string): string {
+  const marked = `${sql} /* answered with the next statement */`
+  answeredWithNext.add(marked)
+  return marked
 }
 
 /** A query as node-postgres takes it: by name when it is a hot statement. */

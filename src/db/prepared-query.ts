@@ -31,9 +31,9 @@ function compileOnce<Row, Name extends string, Value>(
   const byAdapter = new WeakMap<Adapter, Compiled<Name>>()
 
   function prepare(db: Executor, adapter: Adapter): Compiled<Name> {
-    const compiled = build(db, (name) => `${SLOT_PREFIX}${name}` as Value).compile()
+    const built = build(db, (name) => `${SLOT_PREFIX}${name}` as Value).compile()
+    const compiled = options.answeredWithNext ? { ...built, sql: answerWithNextStatement(built.sql) } : built
     nameStatement(compiled.sql)
-    if (options.answeredWithNext) answerWithNextStatement(compiled.sql)
     const slots = compiled.parameters.map((value): Slot<Name> =>
       typeof value === 'string' && value.startsWith(SLOT_PREFIX) ? { name: value.slice(SLOT_PREFIX.length) as Name } : { value },
     )
@@ -51,9 +51,10 @@ function compileOnce<Row, Name extends string, Value>(
 
 export interface StatementOptions {
   /**
-   * A write whose answer nobody reads (it always writes one row, or fails): on PostgreSQL it is not waited for, and
-   * goes out with the transaction's next statement — its COMMIT — whose answer reports its failure
-   * (postgres-driver.ts answeredWithNext). Only for the last write of a transaction.
+   * A write whose answer nobody reads (it always writes its rows, or fails): on PostgreSQL it is not waited for, and
+   * goes out with the transaction's next awaited statement — often its COMMIT — whose answer reports its failure
+   * (postgres-driver.ts answeredWithNext). Its caller must not need the failure before then: nothing may catch it to
+   * go on, since a failed statement ends a PostgreSQL transaction anyway.
    */
   answeredWithNext?: boolean
 }
@@ -109,18 +110,17 @@ export function runTogether<const Queries extends readonly CompiledQuery[]>(exec
  * same ones): `bind(trx, row)` for runTogether, or run alone. Values must not be undefined: a missing value is null.
  */
 export function preparedInsert<Table extends keyof DatabaseSchema & string>(table: Table, options: StatementOptions = {}) {
-  const byColumns = new Map<string, Prepared<unknown, QueryResult<unknown>, string, unknown>>()
+  // One or two sets of columns per table: found by comparing the row's keys, not by a string made of them per row.
+  const byColumns: Array<{ columns: string[]; statement: Prepared<unknown, QueryResult<unknown>, string, unknown> }> = []
   function statementFor(row: object) {
     const columns = Object.keys(row)
-    const key = columns.join(',')
-    let statement = byColumns.get(key)
-    if (!statement) {
-      statement = preparedStatement((db, parameter: (name: string) => unknown) =>
-        db.insertInto(table).values(Object.fromEntries(columns.map((column) => [column, parameter(column)])) as never),
-        options,
-      )
-      byColumns.set(key, statement)
-    }
+    const known = byColumns.find((entry) => entry.columns.length === columns.length && entry.columns.every((column, n) => column === columns[n]))
+    if (known) return known.statement
+    const statement = preparedStatement((db, parameter: (name: string) => unknown) =>
+      db.insertInto(table).values(Object.fromEntries(columns.map((column) => [column, parameter(column)])) as never),
+      options,
+    )
+    byColumns.push({ columns, statement })
     return statement
   }
   const bind = (trx: Executor, row: Insertable<DatabaseSchema[Table]>) => statementFor(row).bind(trx, row as Record<string, unknown>)

@@ -2,9 +2,9 @@ import type { CompiledQuery } from 'kysely'
 import type { Dialect, Executor } from './database.js'
 
 /**
- * How a database runs reads outside any transaction: SQLite on its own read-only connection,
- * synchronously (a shared connection would let a read see another request's open transaction);
- * PostgreSQL through the pool.
+ * How a database runs reads outside any transaction: SQLite synchronously, on the writing connection when it has no
+ * transaction open and on a read-only connection of its own when it has (a read must not see another request's
+ * open transaction); PostgreSQL through the pool.
  */
 export interface ReadPath {
   dialect: Dialect

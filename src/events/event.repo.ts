@@ -24,6 +24,8 @@ const nextSequence = preparedQuery((db, parameter: (name: 'entityId') => string)
 )
 
 const insertEventRow = preparedInsert('events')
+/** A new entity's first event, written with the entity's rows and answered with them (answeredWithNext). */
+const insertFirstEventRow = preparedInsert('events', { answeredWithNext: true })
 
 function eventRow(event: NewEvent, sequence: number): EventsTable {
   return {
@@ -61,7 +63,8 @@ export async function recordEvent(trx: Executor, event: NewEvent): Promise<void>
  */
 export function firstEventStatements(trx: Executor, event: NewEvent, webhooks: readonly LiveWebhook[]): CompiledQuery[] {
   const row = eventRow(event, 1)
-  return [insertEventRow.bind(trx, row), ...deliveryStatements(trx, webhooks, event.entityType, { event: toEvent(row), entity: event.entity })]
+  const insert = insertFirstEventRow.bind(trx, row)
+  return webhooks.length === 0 ? [insert] : [insert, ...deliveryStatements(trx, webhooks, event.entityType, { event: toEvent(row), entity: event.entity })]
 }
 
 /** Events per INSERT: well inside both databases' limits on bound parameters. */

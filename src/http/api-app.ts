@@ -30,7 +30,9 @@ declare module 'fastify' {
     /**
      * 'claim' for a POST or PATCH whose work is not one transaction through its CommandContext (the test endpoint's
      * sleep): its Idempotency-Key is claimed by a row before the work, so other processes see it (idempotency-key.ts).
+     * 'transaction' for one that does nothing but validate its body before its CommandContext's one transaction (a
+     * payment's create): its key is looked up only there, with the work's reads — no read of its own before (issue 14).
      */
-    idempotency?: 'claim'
+    idempotency?: 'claim' | 'transaction'
   }
 }

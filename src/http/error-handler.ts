@@ -10,7 +10,8 @@ import {
   type ErrorDetail,
   type ErrorEnvelope,
 } from './errors.js'
-import { closesUnreadBody } from './request-timeouts.js'
+import { closeAfterUnreadBody } from './request-timeouts.js'
+import { sendStoredAnswer, StoredAnswer } from './stored-answer.js'
 
 const CODE_FOR_FRAMEWORK_STATUS: Record<number, ErrorCode> = {
   400: 'invalid_request',
@@ -126,7 +127,7 @@ export function errorBody(error: ApiError, requestId: string): ErrorEnvelope {
 export function sendError(error: ApiError, request: FastifyRequest, reply: FastifyReply, fields?: Record<string, string>): FastifyReply {
   if (error.headers) reply.headers(error.headers)
   if (error.status === 503 && !reply.hasHeader('retry-after')) reply.header('Retry-After', String(RETRY_AFTER_SECONDS))
-  if (closesUnreadBody(request)) reply.header('connection', 'close')
+  closeAfterUnreadBody(request, reply)
   return reply
     .status(error.status)
     .type('application/json; charset=utf-8')
@@ -143,6 +144,7 @@ export type ErrorDialect = (error: ApiError) => { error: ApiError; fields?: Reco
 /** The error handler of the app, or of a scope (with its dialect): anything thrown is answered in the envelope. */
 export function registerErrorHandler(app: FastifyInstance, dialect?: ErrorDialect): void {
   app.setErrorHandler((error, request, reply) => {
+    if (error instanceof StoredAnswer) return sendStoredAnswer(reply, error)
     const apiError = toApiError(error)
     // A 503 (maintenance, shutdown) is the server working as configured, not a failure worth a stack trace.
     if (apiError.code === 'internal_error') request.log.error({ err: error }, 'request failed')

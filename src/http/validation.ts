@@ -8,13 +8,16 @@ function createAjv(options: Options): Ajv {
   return ajv
 }
 
-/** The JSON Pointer of the first string holding U+0000, if any. */
-function nulPointer(value: unknown, pointer = ''): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? pointer : undefined
+/**
+ * The JSON Pointer of the first string holding U+0000, if any. The pointer is built only on the way back from that
+ * string: a body without one, every body but a hostile one, costs no string per field (issue 14).
+ */
+function nulPointer(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? '' : undefined
   if (typeof value !== 'object' || value === null) return undefined
-  for (const [name, child] of Object.entries(value)) {
-    const found = nulPointer(child, `${pointer}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`)
-    if (found !== undefined) return found
+  for (const name in value) {
+    const found = nulPointer((value as Record<string, unknown>)[name])
+    if (found !== undefined) return `/${name.replace(/~/g, '~0').replace(/\//g, '~1')}${found}`
   }
   return undefined
 }

@@ -3,6 +3,7 @@ import { lockTaken, transactionLockStatement } from '../db/claims.js'
 import type { Database, Dialect, Executor } from '../db/database.js'
 import { sendAhead } from '../db/prepared-query.js'
 import { ApiError } from '../http/errors.js'
+import { StoredAnswer } from '../http/stored-answer.js'
 import { isoAfter, nowIso } from '../shared/clock.js'
 import type { IdempotencyKeysTable } from '../db/schema.js'
 import { idempotencyRepo, type KeyScope } from './idempotency.repo.js'
@@ -22,9 +23,16 @@ export function keyInUse(): ApiError {
   return new ApiError('idempotency_key_in_use', undefined, undefined, { 'Retry-After': '1' })
 }
 
-/** The name of a key's scope: one organization, method, path and key. */
+const scopeNames = new WeakMap<KeyScope, string>()
+
+/** The name of a key's scope: one organization, method, path and key. Made once per scope (a request asks thrice). */
 export function scopeName(scope: KeyScope): string {
-  return JSON.stringify([scope.organizationId, scope.method, scope.path, scope.key])
+  let name = scopeNames.get(scope)
+  if (name === undefined) {
+    name = JSON.stringify([scope.organizationId, scope.method, scope.path, scope.key])
+    scopeNames.set(scope, name)
+  }
+  return name
 }
 
 /** A key a request holds while it runs: its answer is stored once, with the work it reports where there is a transaction. */
@@ -49,6 +57,18 @@ export interface HeldKey {
 export interface KeyEntry {
   /** Resolves once the key is this request's. @throws ApiError idempotency_key_in_use (425): another request has it. */
   held(): Promise<void>
+}
+
+/** What answers a request whose key was found: the stored answer again (a replay), a 422 or a 425. */
+export function answerOfKey(found: Exclude<Lookup, { outcome: 'absent' }>): StoredAnswer | ApiError {
+  switch (found.outcome) {
+    case 'replay':
+      return new StoredAnswer(found.status, found.body)
+    case 'in_progress':
+      return keyInUse()
+    case 'mismatch':
+      return new ApiError('idempotency_key_reused')
+  }
 }
 
 /** A row's replay, or why there is none; nothing is written (an expired key counts as absent). */
@@ -101,9 +121,12 @@ export class TransactionalKey implements HeldKey {
     const now = nowIso()
     const { row } = await lockedKeyRow(trx, this.dialect, this.scope)
     const held = row.then(async (existing) => {
-      if (existing === 'locked' || lookupOf(existing, this.fingerprint, now).outcome !== 'absent') {
+      const found = existing === 'locked' ? ({ outcome: 'in_progress' } as const) : lookupOf(existing, this.fingerprint, now)
+      if (found.outcome !== 'absent') {
+        // Another request holds the key (425), or answered it (a replay, or 422 for another request's key): not
+        // looked up before the transaction ('transaction' routes), or answered since by another process.
         this.yielded = true
-        throw keyInUse()
+        throw answerOfKey(found)
       }
       // A row that no longer counts (expired, or an earlier version's claim whose process died) makes way.
       if (existing) await idempotencyRepo.deleteDead(trx, this.scope, now)
@@ -143,8 +166,8 @@ export class TransactionalKey implements HeldKey {
       await (await this.enter(trx)).held()
       await this.complete(trx, status, body)
     }).catch((error: unknown) => {
-      // Another process answered the same key meanwhile: its answer is the one kept.
-      if (!(error instanceof ApiError && error.code === 'idempotency_key_in_use')) throw error
+      // `enter` found the key held or answered by another request meanwhile (yielded): its answer is the one kept.
+      if (!this.yielded) throw error
     })
   }
 }

@@ -4,7 +4,7 @@ import stringify from 'safe-stable-stringify'
 import type { Database } from '../db/database.js'
 import { ApiError, invalidField } from '../http/errors.js'
 import { REQUEST_TIMEOUT_MS } from '../http/request-timeouts.js'
-import { ClaimedKey, keyInUse, lookUpKey, purgeExpiredKeys, scopeName, TransactionalKey, type HeldKey, type Lookup } from './idempotency-key.js'
+import { answerOfKey, ClaimedKey, keyInUse, lookUpKey, purgeExpiredKeys, scopeName, TransactionalKey, type HeldKey, type Lookup } from './idempotency-key.js'
 import type { KeyScope } from './idempotency.repo.js'
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key'
@@ -57,12 +57,15 @@ export function registerIdempotency(app: FastifyInstance, database: Database, op
 
   /** The held key, or the replay or error its lookup found. */
   async function hold(request: FastifyRequest, scope: KeyScope, fingerprint: string): Promise<HeldKey | Exclude<Lookup, { outcome: 'absent' }>> {
-    if (request.routeOptions.config.idempotency === 'claim') return ClaimedKey.claim(database.db, scope, fingerprint, options.leaseMilliseconds)
+    const { idempotency } = request.routeOptions.config
+    if (idempotency === 'claim') return ClaimedKey.claim(database.db, scope, fingerprint, options.leaseMilliseconds)
+    // Looked up in the work's transaction, which answers a key already answered (TransactionalKey.enter).
+    if (idempotency === 'transaction') return new TransactionalKey(scope, fingerprint, database.dialect)
     const found = await lookUpKey(database.db, scope, fingerprint)
     return found.outcome === 'absent' ? new TransactionalKey(scope, fingerprint, database.dialect) : found
   }
 
-  const claimIdempotencyKey: preHandlerAsyncHookHandler = async (request, reply) => {
+  const claimIdempotencyKey: preHandlerAsyncHookHandler = async (request) => {
     if (request.method !== 'POST' && request.method !== 'PATCH') return
     const key = request.headers[IDEMPOTENCY_HEADER]
     if (key === undefined) return
@@ -93,16 +96,7 @@ export function registerIdempotency(app: FastifyInstance, database: Database, op
       return
     }
     inFlight.delete(name)
-    switch (held.outcome) {
-      case 'replay':
-        reply.header('idempotent-replayed', 'true').code(held.status)
-        if (held.body !== '') reply.type('application/json; charset=utf-8')
-        return reply.send(held.body === '' ? undefined : held.body)
-      case 'in_progress':
-        throw keyInUse()
-      case 'mismatch':
-        throw new ApiError('idempotency_key_reused')
-    }
+    throw answerOfKey(held)
   }
 
   // Answers not already stored inside the work's transaction (errors, commands without writes) are stored here.

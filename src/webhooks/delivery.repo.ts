@@ -67,7 +67,8 @@ function deliveryRows(deliveries: NewDelivery[], now: string): WebhookDeliveries
   }))
 }
 
-const insertDeliveryRow = preparedInsert('webhook_deliveries')
+// Only enqueueStatements' rows, written beside their event's: answered with the transaction's next statement too.
+const insertDeliveryRow = preparedInsert('webhook_deliveries', { answeredWithNext: true })
 
 /**
  * Deliveries due now, oldest due first: PENDING, their next attempt has come, no lease on them is

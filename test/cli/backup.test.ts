@@ -5,6 +5,7 @@
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import SqliteDatabase from 'better-sqlite3'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../src/db/database.js'
@@ -42,20 +43,29 @@ afterAll(async () => {
 
 describe.runIf(testBackend() === 'sqlite')('kassa backup on SQLite', { timeout: SLOW }, () => {
   it('copies the commits still in the write-ahead log while the database is open; the copy restores and reads', async () => {
-    // Everything so far into the main file, then one organization that lives only in the WAL (far below the
-    // 1,000 pages that would checkpoint it): the state a running server's database is in most of the time.
+    // Everything so far into the main file, then one organization that lives only in the WAL: the state a running
+    // server's database is in between checkpoints. A reader's snapshot taken before it keeps the background
+    // checkpointer (src/db/sqlite-checkpointer.ts) from copying it into the main file meanwhile.
     await sql`pragma wal_checkpoint(TRUNCATE)`.execute(live.database.db)
-    await createSandboxOrganization(live.database, 'Only in the WAL')
     const file = live.url.replace(/^sqlite:/, '')
+    const reader = new SqliteDatabase(file, { readonly: true })
+    reader.exec('begin')
+    reader.prepare('select count(*) from organizations').get()
+    try {
+      await createSandboxOrganization(live.database, 'Only in the WAL')
 
-    const run = await kassa(['backup', join(directory, 'nightly', 'kassa.sqlite')])
-    expect(run.stderr).toBe('')
-    expect(run.code).toBe(0)
-    expect(run.stdout).toMatch(new RegExp(`^Backed up to ${join(directory, 'nightly', 'kassa.sqlite')} \\(\\d+ bytes\\)\\n$`))
+      const run = await kassa(['backup', join(directory, 'nightly', 'kassa.sqlite')])
+      expect(run.stderr).toBe('')
+      expect(run.code).toBe(0)
+      expect(run.stdout).toMatch(new RegExp(`^Backed up to ${join(directory, 'nightly', 'kassa.sqlite')} \\(\\d+ bytes\\)\\n$`))
 
-    // Why a copy of the file alone is no backup: the same moment's main file lacks the last commit.
-    copyFileSync(file, join(directory, 'file-alone.sqlite'))
-    expect(await organizationNames(`sqlite:${join(directory, 'file-alone.sqlite')}`)).toEqual([])
+      // Why a copy of the file alone is no backup: the same moment's main file lacks the last commit.
+      copyFileSync(file, join(directory, 'file-alone.sqlite'))
+      expect(await organizationNames(`sqlite:${join(directory, 'file-alone.sqlite')}`)).toEqual([])
+    } finally {
+      reader.exec('commit')
+      reader.close()
+    }
 
     // Restored as an operator would: the copy put in place of a lost database, then the server's own steps.
     const restored = join(directory, 'restored.sqlite')

@@ -16,7 +16,11 @@ beforeAll(async () => {
   t = await startTestApp()
   const readOnly = await roleId(t, 'read-only')
   userIds = []
-  for (const name of ['One', 'Two', 'Three']) userIds.push((await createUser(t, { type: 'PROGRAMMATIC', name, roleId: readOnly })).id)
+  for (const name of ['One', 'Two', 'Three']) {
+    userIds.push((await createUser(t, { type: 'PROGRAMMATIC', name, roleId: readOnly })).id)
+    // Each in a millisecond of its own, so the time filters below can tell them apart (a fast machine made two in one).
+    await new Promise((resolve) => setTimeout(resolve, 2))
+  }
 })
 afterAll(() => t.close())
 

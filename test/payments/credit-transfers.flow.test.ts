@@ -85,6 +85,24 @@ describe('credit transfers: create and approve as owner', () => {
     }
   })
 
+  // issue 14: on PostgreSQL the new payment's rows go out unanswered with COMMIT, whose answer reports the violation.
+  it('answers a taken externalId with 409 external_id_taken, stored under its Idempotency-Key, and writes nothing', async () => {
+    const first = await t.request({ method: 'POST', url: '/payments/v2/credit-transfers', body: transfer({ externalId: 'erp-4711' }) })
+    expect(first.statusCode).toBe(201)
+    const listed = async () => (await t.request({ method: 'GET', url: '/payments/v2/credit-transfers?limit=100' })).json().items.length
+    const before = await listed()
+    const headers = { 'idempotency-key': 'taken-external-id' }
+    const refused = await t.request({ method: 'POST', url: '/payments/v2/credit-transfers', headers, body: transfer({ externalId: 'erp-4711', reference: 'Invoice 4711' }) })
+    expect(refused.statusCode).toBe(409)
+    expect(refused.json().code).toBe('external_id_taken')
+    const replayed = await t.request({ method: 'POST', url: '/payments/v2/credit-transfers', headers, body: transfer({ externalId: 'erp-4711', reference: 'Invoice 4711' }) })
+    expect(replayed.headers['idempotent-replayed']).toBe('true')
+    expect(replayed.body).toBe(refused.body)
+    expect(await listed()).toBe(before)
+    const events = (await t.request({ method: 'GET', url: `/payments/v2/credit-transfers/${first.json().id}/events` })).json()
+    expect(events.items.filter((event: { name: string }) => event.name === 'CREATED')).toHaveLength(1)
+  })
+
   it('changes the date with replace /date only', async () => {
     const payment = (await t.request({ method: 'POST', url: '/payments/v2/credit-transfers', body: transfer() })).json()
     const later = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10)

@@ -8,14 +8,14 @@ import { testBackend } from '../support/test-database.js'
  * issue 14: on PostgreSQL a create's transaction makes a small, fixed number of round trips, its hot statements
  * prepared by name. node-postgres' real client is wrapped to count, not replaced: a round trip starts whenever a query
  * is sent to a connection with no query in flight; queries sent while others are in flight are pipelined onto the same
- * trip. Counted is the connection of the create's transaction (background work and the key's lookup before the
- * transaction use others). Today's 3: BEGIN, the key's advisory lock and its row, sent ahead of every read of the
- * create — the parties (source, organization, external account locked, its counterparty), the bank's business date
- * (connection type, sandbox account, sandbox bank), approval chains, Owner role and webhooks; the payment, its step
- * and its event; the key's answer with COMMIT (sent without waiting, answeredWithNext). It was 10 before these were
- * folded.
+ * trip. Counted is the connection of the create's transaction, and nothing else is sent for the create: its key is
+ * looked up in the transaction, not by a read of its own before it. Today's 2: BEGIN, the key's advisory lock and its
+ * row, sent ahead of every read of the create — the parties (source, organization, external account locked, its
+ * counterparty), the bank's business date (connection type, sandbox account, sandbox bank), approval chains, Owner
+ * role and webhooks; then the payment, its step, its event and the key's answer, sent without waiting
+ * (answeredWithNext), with COMMIT. It was 10 before these were folded.
  */
-const TRANSACTION_ROUND_TRIPS = 3
+const TRANSACTION_ROUND_TRIPS = 2
 
 interface Sent {
   client: object
@@ -95,6 +95,8 @@ describe.skipIf(testBackend() !== 'postgres')('credit transfer create on Postgre
     const ofTransaction = onConnection.slice(onConnection.findIndex((query) => query.text === 'begin'))
     const trace = ofTransaction.map((query) => `${query.startsTrip ? '→ ' : '  '}${query.name ? `[${query.name}] ` : ''}${query.text.slice(0, 90)}`).join('\n')
     expect(ofTransaction.at(-1)?.text, trace).toBe('commit')
+    // The key is looked up only in the transaction (route config idempotency 'transaction'): nothing else was sent.
+    expect(sent.filter((query) => query.client !== transaction).map((query) => query.text.slice(0, 90))).toEqual([])
     expect(ofTransaction.filter((query) => query.startsTrip).length, trace).toBeLessThanOrEqual(TRANSACTION_ROUND_TRIPS)
     for (const table of ['payments', 'payment_approval_steps', 'events']) {
       const insert = ofTransaction.find((query) => query.text.startsWith(`insert into "${table}"`))

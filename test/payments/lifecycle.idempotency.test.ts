@@ -44,6 +44,24 @@ describe('idempotent creation', () => {
     expect(await count(CREDIT_TRANSFERS, org.as)).toBe(1)
   })
 
+  it("answers a retry from its transaction's lookup of the key: the first answer, not the 409 a second create would meet", async () => {
+    // The key of a create is looked up only in its transaction (route config idempotency 'transaction'): the retry's
+    // work runs, finds the externalId taken, and rolls back; the stored 201 is the answer.
+    const body = { ...transferBody(org.eurAccountIds[0]!, org.supplierAccountId, { reference: 'Invoice retry 3' }), externalId: 'retry-external-3' }
+    const headers = { 'idempotency-key': 'ct-retry-3' }
+    const first = await t.request({ method: 'POST', url: CREDIT_TRANSFERS, body, headers, as: org.as })
+    expect(first.statusCode, first.body).toBe(201)
+    const retry = await t.request({ method: 'POST', url: CREDIT_TRANSFERS, body, headers, as: org.as })
+    expect([retry.statusCode, retry.headers['idempotent-replayed']], retry.body).toEqual([201, 'true'])
+    expect(retry.body).toBe(first.body)
+    // Under another key the same body is a second create: its 409, stored and replayed in turn.
+    const other = { 'idempotency-key': 'ct-retry-3-other' }
+    const taken = await t.request({ method: 'POST', url: CREDIT_TRANSFERS, body, headers: other, as: org.as })
+    expect(taken.json()).toMatchObject({ status: 409, code: 'external_id_taken' })
+    const takenAgain = await t.request({ method: 'POST', url: CREDIT_TRANSFERS, body, headers: other, as: org.as })
+    expect([takenAgain.statusCode, takenAgain.headers['idempotent-replayed'], takenAgain.body]).toEqual([409, 'true', taken.body])
+  })
+
   it('creates one direct debit for one key', async () => {
     await createMandate(t, org.as, org.supplierAccountId, 'MANDATE-IDEMPOTENT')
     const body = directDebitBody(org.supplierAccountId, org.eurAccountIds[0]!)

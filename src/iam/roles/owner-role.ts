@@ -1,9 +1,10 @@
-import type { CompiledQuery } from 'kysely'
+import { sql, type CompiledQuery } from 'kysely'
 import type { Executor } from '../../db/database.js'
 import { preparedQuery } from '../../db/prepared-query.js'
 
+// LIMIT as a literal: SQLite ran this read three times slower with a bound LIMIT (issue 14: 11 µs of every create).
 const ownerRole = preparedQuery((db, parameter: (name: 'organizationId') => string) =>
-  db.selectFrom('roles').select('id').where('organization_id', '=', parameter('organizationId')).where('owner', '=', 1).orderBy('created').limit(1),
+  db.selectFrom('roles').select('id').where('organization_id', '=', parameter('organizationId')).where('owner', '=', 1).orderBy('created').limit(sql.lit(1)),
 )
 
 /** The id of the organization's Owner role: the approver of last resort (spec: Approval rules). */

@@ -32,7 +32,7 @@ export function creditTransferRoutes(app: ApiApp, onApproved: () => void): void 
   app.post(
     BASE,
     {
-      config: { permission: 'credit_transfers:create' },
+      config: { permission: 'credit_transfers:create', idempotency: 'transaction' },
       schema: {
         tags,
         summary: 'Create a credit transfer',

@@ -29,7 +29,7 @@ export function directDebitRoutes(app: ApiApp, onApproved: () => void): void {
   app.post(
     BASE,
     {
-      config: { permission: 'direct_debits:create' },
+      config: { permission: 'direct_debits:create', idempotency: 'transaction' },
       schema: {
         tags,
         summary: 'Create a direct debit under a mandate',

@@ -11,7 +11,7 @@ import { newId } from '../../shared/ids.js'
 import { approvalChainOf, approvalChainRepo } from '../approvals/approval-chain.repo.js'
 import { plannedSteps, type PlannedStep } from '../approvals/approval-rules.js'
 import { movePayment, PAYMENT_ENTITY_TYPE, toPayment, type Payment } from './payment.js'
-import { paymentRepo, type PaymentKind } from './payment.repo.js'
+import { documentColumns, paymentRepo, type PaymentDocuments, type PaymentKind } from './payment.repo.js'
 import type { AccountHolder, AccountSnapshot, BatchDetails, MandateSnapshot } from './payment.schemas.js'
 
 /** A validated payment of either kind, ready to be stored. */
@@ -80,6 +80,13 @@ export async function insertPayment(trx: Executor, actor: Actor, draft: PaymentD
   const approvedWithBatch = draft.batch?.treatment === 'BATCH'
   const { plan, webhooks } = await planAndWebhooks(trx, actor, draft, approvedWithBatch)
   const now = nowIso()
+  const documents: PaymentDocuments = {
+    source: draft.source,
+    sourceHolder: draft.sourceHolder,
+    destination: draft.destination,
+    destinationHolder: draft.destinationHolder,
+    metadata: draft.metadata ?? {},
+  }
   const row: PaymentsTable = {
     id: newId(),
     organization_id: actor.organizationId,
@@ -97,14 +104,10 @@ export async function insertPayment(trx: Executor, actor: Actor, draft: PaymentD
     counterparty_id: draft.counterpartyId,
     mandate_id: draft.mandate?.id ?? null,
     mandate: draft.mandate ? JSON.stringify(draft.mandate) : null,
-    source: JSON.stringify(draft.source),
-    source_holder: JSON.stringify(draft.sourceHolder),
-    destination: JSON.stringify(draft.destination),
-    destination_holder: JSON.stringify(draft.destinationHolder),
+    ...documentColumns(documents),
     creator_user_id: actor.userId,
     connection_instruction_id: null,
     attached_transactions: '[]',
-    metadata: JSON.stringify(draft.metadata ?? {}),
     batch_id: draft.batch?.id ?? null,
     batch_treatment: draft.batch?.treatment ?? null,
     version: 1,
@@ -114,8 +117,10 @@ export async function insertPayment(trx: Executor, actor: Actor, draft: PaymentD
   const steps: PaymentApprovalStepsTable[] = stepRowsOf(plan, now).map((step) => ({ ...step, payment_id: row.id }))
   // Nobody has decided a step of a new payment yet.
   const undecided = steps.map((step) => ({ ...step, approver: null }))
-  const created = toPayment(row, undecided)
-  // The payment, its steps, its CREATED event and the event's webhook deliveries: written together, in this order.
+  // Its API shape from the documents just stored, not parsed back from the row (issue 14).
+  const created = toPayment(row, undecided, documents)
+  // The payment, its steps, its CREATED event and the event's webhook deliveries: written together, in this order; on
+  // PostgreSQL not waited for, their failure reported by the transaction's next statement (answeredWithNext).
   await runTogether(trx, [
     ...paymentRepo.insertStatements(trx, row, steps),
     ...firstEventStatements(

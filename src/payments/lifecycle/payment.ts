@@ -5,7 +5,7 @@ import { ApiError } from '../../http/errors.js'
 import type { ResourceRef } from '../../http/resource-ref.js'
 import { nowIso } from '../../shared/clock.js'
 import { requireLive } from '../../shared/lookup.js'
-import { paymentRepo, toPaymentFields, type ApprovalStepRow, type PaymentChanges, type PaymentKind } from './payment.repo.js'
+import { paymentRepo, toPaymentFields, type ApprovalStepRow, type PaymentChanges, type PaymentDocuments, type PaymentKind } from './payment.repo.js'
 import type { MandateSnapshot, StatusReason } from './payment.schemas.js'
 import { EVENT_NAME_FOR_STATUS, IllegalTransitionError, assertCorrection, assertTransition, type PaymentStatus } from './payment-status.js'
 
@@ -19,8 +19,8 @@ const RESOURCE_NAME: Record<PaymentKind, string> = { CREDIT_TRANSFER: 'credit tr
 
 export type Payment = ReturnType<typeof toPaymentFields> & { mandate?: MandateSnapshot }
 
-export function toPayment(row: PaymentsTable, steps: ApprovalStepRow[]): Payment {
-  const fields = toPaymentFields(row, steps)
+export function toPayment(row: PaymentsTable, steps: ApprovalStepRow[], documents?: PaymentDocuments): Payment {
+  const fields = toPaymentFields(row, steps, documents)
   if (row.mandate === null) return fields
   // Snapshots stored before finalCollection was served lack it; Kassa never makes a final collection.
   const mandate = JSON.parse(row.mandate) as Omit<MandateSnapshot, 'finalCollection'> & { finalCollection?: boolean }

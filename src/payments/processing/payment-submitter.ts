@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { lockedSkippingLocked } from '../../db/claims.js'
 import type { Database, Dialect, Executor } from '../../db/database.js'
 import type { PaymentsTable } from '../../db/schema.js'
@@ -122,7 +123,15 @@ async function claimApproved(trx: Executor, dialect: Dialect, payment: PaymentsT
   return lockedSkippingLocked(query, dialect).executeTakeFirst()
 }
 
+/**
+ * The submission queue's read: approved payments, oldest first. Its status is a literal, so the partial index
+ * payments_approved_queue (migration 0024) serves it: a bound value could be any status.
+ */
+export function approvedPaymentsQuery(db: Executor, limit: number) {
+  return db.selectFrom('payments').selectAll().where('status', '=', sql.lit('APPROVED')).orderBy('updated').orderBy('id').limit(limit)
+}
+
 /** Approved payments, oldest first: the submission queue. */
 export async function approvedPayments(database: Database, limit: number): Promise<PaymentsTable[]> {
-  return database.db.selectFrom('payments').selectAll().where('status', '=', 'APPROVED').orderBy('updated').limit(limit).execute()
+  return approvedPaymentsQuery(database.db, limit).execute()
 }

@@ -40,13 +40,27 @@ export function ConfirmDialog({
     dialog.current?.showModal()
   }, [])
 
+  // The browser fires `close` a task after the dialog has closed: the parent hears at once (Escape's `cancel`, the
+  // buttons), so a click that follows at once opens a new dialog, never one that this late `close` then shuts. The
+  // dialog is closed before the parent unmounts it, so focus has returned to the button that opened it.
+  const reported = useRef(false)
+  function closed() {
+    if (reported.current) return
+    reported.current = true
+    onClose()
+  }
+  function close() {
+    dialog.current?.close()
+    closed()
+  }
+
   async function submit(event: Event) {
     event.preventDefault()
     setBusy(true)
     setProblem(undefined)
     try {
       await onConfirm()
-      dialog.current?.close()
+      close()
     } catch (error) {
       setProblem(problemOf(error))
       setBusy(false)
@@ -54,7 +68,7 @@ export function ConfirmDialog({
   }
 
   return (
-    <dialog ref={dialog} class="dialog" aria-labelledby={titleId} onClose={onClose}>
+    <dialog ref={dialog} class="dialog" aria-labelledby={titleId} onCancel={close} onClose={closed}>
       <form onSubmit={submit}>
         <h2 id={titleId}>{title}</h2>
         {children}
@@ -63,7 +77,7 @@ export function ConfirmDialog({
           <button type="submit" class={`button ${tone}`} disabled={busy}>
             {confirm}
           </button>
-          <button type="button" class="button" onClick={() => dialog.current?.close()}>
+          <button type="button" class="button" onClick={close}>
             Cancel
           </button>
         </div>
