@@ -15,6 +15,7 @@ import {
   setup,
   todayUtc,
   transferBody,
+  unscriptedAmount,
   type Setup,
 } from './lifecycle-helpers.js'
 
@@ -76,7 +77,7 @@ describe('insufficient funds', () => {
     const source = org.eurAccountIds[1]!
     const available = await balance(t, org.as, source, 'AVAILABLE')
     const bookedBefore = await balance(t, org.as, source, 'BOOKED')
-    const payment = await createTransfer(t, org.as, transferBody(source, org.supplierAccountId, { amount: { currency: 'EUR', value: available + 1 } }))
+    const payment = await createTransfer(t, org.as, transferBody(source, org.supplierAccountId, { amount: { currency: 'EUR', value: unscriptedAmount(available + 1) } }))
     await approveAsOwner(t, org.as, 'CREDIT_TRANSFER', payment)
 
     const failed = await settled(t, org.as, 'CREDIT_TRANSFER', payment.id)
