@@ -11,6 +11,7 @@ import {
   SqliteDriver,
   type DialectAdapter,
   type DatabaseConnection,
+  type QueryResult,
   type SqliteDatabase as KyselySqliteDatabase,
   type Transaction,
 } from 'kysely'
@@ -19,7 +20,7 @@ import { createCommitSignals, takeRaised, type CommitListener, type CommitSignal
 import { groupCommit } from './group-commit.js'
 import type { DatabaseSchema } from './schema.js'
 import { migrateToLatest } from './migrate.js'
-import { registerReadPath } from './read-path.js'
+import { registerReadPath, registerTransactionPath } from './read-path.js'
 import { namedStatementPool } from './postgres-driver.js'
 import { checkpointInBackground } from './sqlite-checkpointer.js'
 
@@ -102,6 +103,16 @@ function statementCache(sqlite: SqliteDatabase.Database, capacity = 1_000): (sql
   }
 }
 
+/** A statement on a SQLite connection, answered as Kysely's SQLite connection answers it (rows, or counts). */
+function runOn(prepare: (sql: string) => SqliteDatabase.Statement): (query: CompiledQuery) => QueryResult<unknown> {
+  return ({ sql, parameters }) => {
+    const statement = prepare(sql)
+    if (statement.reader) return { rows: statement.all(parameters) }
+    const { changes, lastInsertRowid } = statement.run(parameters)
+    return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) }
+  }
+}
+
 function connectSqlite(path: string, synchronous: SqliteSynchronous, options: SqliteDatabase.Options = {}): SqliteDatabase.Database {
   const sqlite = new SqliteDatabase(path, options)
   if (!options.readonly) {
@@ -140,6 +151,7 @@ function openSqlite(url: string, synchronous: SqliteSynchronous): { db: Kysely<D
       prepare: prepareOnWriter,
     }),
   })
+  registerTransactionPath(db, { open: () => writer.inTransaction, run: runOn(prepareOnWriter) })
   if (!reader) return { db, stop: async () => undefined }
   const stopCheckpoints = checkpointInBackground(writer, path, (message) => process.emitWarning(`SQLite checkpoint failed: ${message}`))
   const prepareOnReader = statementCache(reader)

@@ -1,5 +1,6 @@
 import { CompiledQuery, type ControlledTransaction, type Kysely, type Transaction } from 'kysely'
 import { takeRaised } from './commit-signals.js'
+import { transactionPathOf } from './read-path.js'
 
 /** How large a batch may grow before it commits, so the first work's reply waits a bounded time. */
 export interface GroupCommitLimits {
@@ -19,6 +20,13 @@ const DEFAULT_LIMITS: GroupCommitLimits = { works: 64, milliseconds: 8 }
 const SAVEPOINT = CompiledQuery.raw('savepoint "work"')
 const RELEASE = CompiledQuery.raw('release "work"')
 const ROLLBACK_TO = CompiledQuery.raw('rollback to "work"')
+
+/** A savepoint command on the batch's transaction: by SQLite's transaction path (read-path.ts) when it has one. */
+async function command<DB>(outer: Transaction<DB>, query: CompiledQuery): Promise<void> {
+  const direct = transactionPathOf(outer)
+  if (direct) direct(query)
+  else await outer.executeQuery(query)
+}
 
 interface Queued<DB> {
   work: (trx: Transaction<DB>) => Promise<unknown>
@@ -68,16 +76,16 @@ export function groupCommit<DB>(db: Kysely<DB>, committed: (signals: ReadonlySet
         if (!queued) break
         const outcome: Outcome<DB> = { queued }
         outcomes.push(outcome)
-        await outer.executeQuery(SAVEPOINT)
+        await command(outer, SAVEPOINT)
         try {
           outcome.value = await queued.work(outer)
-          await outer.executeQuery(RELEASE)
+          await command(outer, RELEASE)
           outcome.signals = takeRaised(outer)
         } catch (error) {
           outcome.failure = { error }
           takeRaised(outer)
-          await outer.executeQuery(ROLLBACK_TO)
-          await outer.executeQuery(RELEASE)
+          await command(outer, ROLLBACK_TO)
+          await command(outer, RELEASE)
         }
       }
       await outer.commit().execute()

@@ -2,7 +2,7 @@ import type { CompiledQuery, Compilable, Insertable, QueryResult } from 'kysely'
 import type { Executor } from './database.js'
 import type { DatabaseSchema } from './schema.js'
 import { answerWithNextStatement, nameStatement } from './postgres-driver.js'
-import { readPathOf } from './read-path.js'
+import { readPathOf, transactionPathOf } from './read-path.js'
 
 /** Stands for a named parameter while the query is compiled; cannot collide with a real value. */
 const SLOT_PREFIX = '\u0000kassa-slot:'
@@ -77,9 +77,15 @@ export function preparedQuery<Row, Name extends string, Value = string>(
   const run = async (executor: Executor, values: Record<Name, Value>) => {
     const query = bind(executor, values)
     const path = readPathOf(executor)
-    return path ? ((await path.read(query)) as Row[]) : (await executor.executeQuery(query)).rows
+    return path ? ((await path.read(query)) as Row[]) : (await execute(executor, query)).rows
   }
   return Object.assign(run, { bind })
+}
+
+/** A statement on `executor`: on a SQLite transaction by its transaction path (read-path.ts), through Kysely otherwise. */
+async function execute<Row>(executor: Executor, query: CompiledQuery<Row>): Promise<QueryResult<Row>> {
+  const direct = transactionPathOf(executor)
+  return direct ? (direct(query) as QueryResult<Row>) : executor.executeQuery(query)
 }
 
 /** A hot write (or a read that locks), compiled once (compileOnce), run in the transaction it is given. */
@@ -88,7 +94,7 @@ export function preparedStatement<Row, Name extends string, Value = string>(
   options: StatementOptions = {},
 ): Prepared<Row, QueryResult<Row>, Name, Value> {
   const bind = compileOnce(build, options)
-  return Object.assign((trx: Executor, values: Record<Name, Value>) => trx.executeQuery(bind(trx, values)), { bind })
+  return Object.assign((trx: Executor, values: Record<Name, Value>) => execute(trx, bind(trx, values)), { bind })
 }
 
 /** The answers of runTogether's statements, in their order. */
@@ -99,7 +105,9 @@ export type Results<Queries extends readonly CompiledQuery[]> = { [K in keyof Qu
  * connection (a transaction's own): on PostgreSQL pipelined, one round trip for all (postgres-driver.ts);
  * on SQLite one after the other, as ever. The first failure rejects; in a transaction the rest then fail with it.
  */
-export function runTogether<const Queries extends readonly CompiledQuery[]>(executor: Executor, queries: Queries): Promise<Results<Queries>> {
+export async function runTogether<const Queries extends readonly CompiledQuery[]>(executor: Executor, queries: Queries): Promise<Results<Queries>> {
+  const direct = transactionPathOf(executor)
+  if (direct) return queries.map(direct) as Results<Queries>
   return executor
     .getExecutor()
     .provideConnection((connection) => Promise.all(queries.map((query) => connection.executeQuery(query)))) as Promise<Results<Queries>>
@@ -124,7 +132,7 @@ export function preparedInsert<Table extends keyof DatabaseSchema & string>(tabl
     return statement
   }
   const bind = (trx: Executor, row: Insertable<DatabaseSchema[Table]>) => statementFor(row).bind(trx, row as Record<string, unknown>)
-  return Object.assign((trx: Executor, row: Insertable<DatabaseSchema[Table]>) => trx.executeQuery(bind(trx, row)), { bind })
+  return Object.assign((trx: Executor, row: Insertable<DatabaseSchema[Table]>) => execute(trx, bind(trx, row)), { bind })
 }
 
 /**
@@ -133,10 +141,13 @@ export function preparedInsert<Table extends keyof DatabaseSchema & string>(tabl
  * answers to await later. For a transaction's executor only: the connection stays the transaction's until its end.
  */
 export async function sendAhead<const Queries extends readonly CompiledQuery[]>(trx: Executor, queries: Queries): Promise<{ answers: Promise<Results<Queries>> }> {
-  return trx.getExecutor().provideConnection(async (connection) => {
-    const answers = Promise.all(queries.map((query) => connection.executeQuery(query))) as Promise<Results<Queries>>
-    // Awaited by the caller; a failure before then is not unhandled.
-    answers.catch(() => undefined)
-    return { answers }
-  })
+  const sent = transactionPathOf(trx)
+    ? // SQLite runs them now, as Kysely's connection would: there is no round trip to save.
+      { answers: runTogether(trx, queries) }
+    : await trx
+        .getExecutor()
+        .provideConnection(async (connection) => ({ answers: Promise.all(queries.map((query) => connection.executeQuery(query))) as Promise<Results<Queries>> }))
+  // Awaited by the caller; a failure before then is not unhandled.
+  sent.answers.catch(() => undefined)
+  return sent
 }

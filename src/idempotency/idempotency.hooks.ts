@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify'
 import stringify from 'safe-stable-stringify'
 import type { Database } from '../db/database.js'
@@ -20,7 +20,8 @@ export interface IdempotencyOptions {
 /** The request as far as replay is concerned: query and body. Method and path are part of the key's scope. */
 function fingerprintOf(url: string, body: unknown): string {
   const query = url.includes('?') ? url.slice(url.indexOf('?')) : ''
-  return createHash('sha256').update(`${query}\n${stringify(body ?? null)}`).digest('hex')
+  // One-shot hash: no Hash object per request (issue 14).
+  return hash('sha256', `${query}\n${stringify(body ?? null)}`, 'hex')
 }
 
 /**
