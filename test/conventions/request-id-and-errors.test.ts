@@ -68,6 +68,15 @@ describe('framework errors get the envelope and a request-id, never a 500', () =
     })
   }
 
+  it('JSON Patch’s Content-Type on a POST → 415 (it is for PATCH), and nothing is created', async () => {
+    const body = counterpartyBody({ legalName: 'Sent as JSON Patch GmbH' })
+    const response = await t.request({ method: 'POST', url: COUNTERPARTIES, body: JSON.stringify(body), headers: { 'content-type': 'application/json-patch+json' } })
+    expectError(response, 415, 'unsupported_media_type')
+    expect(response.json<{ message: string }>().message).toContain('application/json-patch+json is for PATCH')
+    const listed = await t.request({ method: 'GET', url: COUNTERPARTIES })
+    expect(listed.json<{ items: Array<{ legalName: string }> }>().items.map((item) => item.legalName)).not.toContain(body.legalName)
+  })
+
   it('a JSON body without Content-Type → 415', async () => {
     const response = await t.request({ method: 'POST', url: COUNTERPARTIES, body: JSON.stringify(counterpartyBody()) })
     expectError(response, 415, 'unsupported_media_type')

@@ -80,11 +80,10 @@ export function creditTransferBatchRoutes(app: ApiApp, onApproved: () => void): 
   const approvals = createBatchApprovalService(onApproved)
   const queries = createCreditTransferBatchQueries(app.database)
 
-  // A scope of its own: multipart/form-data is accepted here beside JSON, and nowhere else. Its body schemas are
-  // per content type, and Fastify validates a body of any other type against none: JSON Patch's type (json-body.ts)
-  // is refused here (415), so every body this route reads was validated.
+  // A scope of its own: multipart/form-data is accepted here beside JSON, and nowhere else. Its body schemas are per
+  // content type, and Fastify validates a body of any other type against none: JSON Patch's type, the one other type
+  // parsed (json-body.ts), is a 415 on a POST, so every body this route reads was validated.
   void app.register(async (scope: ApiApp) => {
-    scope.removeContentTypeParser('application/json-patch+json')
     scope.addContentTypeParser('multipart/form-data', async (request: FastifyRequest, payload: Readable) => readBatchUpload(request.headers, payload))
 
     scope.post(
