@@ -1,4 +1,4 @@
-import type { CompiledQuery, Kysely, QueryResult } from 'kysely'
+import { ControlledTransaction, type CompiledQuery, type Kysely, type QueryResult } from 'kysely'
 import type { Dialect, Executor } from './database.js'
 
 /**
@@ -52,6 +52,8 @@ export function registerTransactionPath(db: Executor, path: TransactionPath): vo
 /** The synchronous runner of `executor`'s statements when it is an open SQLite transaction; undefined otherwise. */
 export function transactionPathOf(executor: Pick<Kysely<unknown>, 'isTransaction' | 'getExecutor'>): TransactionPath['run'] | undefined {
   if (!executor.isTransaction) return undefined
+  // One that has ended goes through Kysely, which refuses it, even while the connection has another transaction open.
+  if (executor instanceof ControlledTransaction && (executor.isCommitted || executor.isRolledBack)) return undefined
   const path = transactionPaths.get(executor.getExecutor().adapter)
   return path?.open() ? path.run : undefined
 }

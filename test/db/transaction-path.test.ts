@@ -67,6 +67,11 @@ describe('a transaction’s statements', () => {
     if (test.database.dialect === 'sqlite') expect(transactionPathOf(trx)).toBeDefined()
     await trx.rollback().execute()
     expect(transactionPathOf(trx)).toBeUndefined()
+    // Nor while another transaction holds the connection: its statements are not the ended one's.
+    const next = await test.database.db.startTransaction().execute()
+    expect(transactionPathOf(trx)).toBeUndefined()
+    await expect(insertOrganization(trx, organization('Into the next one'))).rejects.toThrow('Transaction is already rolled back')
+    await next.rollback().execute()
     // Kysely refuses a statement on a transaction that has ended; so does the statement through the direct path's fallback.
     await expect(insertOrganization(trx, organization('Too late'))).rejects.toThrow()
   })
