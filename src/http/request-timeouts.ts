@@ -38,16 +38,15 @@ interface BodyWatch {
   body: IncomingMessage
   started: number
   lastByte: number
-  /** The socket's bytesRead when last sampled. */
+  /** The socket's bytesRead when the watch started (its headers were read before) and when last sampled: the body's bytes lie between. */
+  bytesAtStart: number
   bytesRead: number
-  received: number
 }
 
-/** Samples the watch's socket: bytes read since the last sample are the body's (its headers were read before it started). */
+/** Samples the watch's socket: any byte read since the last sample moves its last byte's time. */
 function sample(watch: BodyWatch, now: number): void {
   const bytesRead = watch.body.socket?.bytesRead ?? watch.bytesRead
   if (bytesRead === watch.bytesRead) return
-  watch.received += bytesRead - watch.bytesRead
   watch.bytesRead = bytesRead
   watch.lastByte = now
 }
@@ -55,7 +54,7 @@ function sample(watch: BodyWatch, now: number): void {
 function tooSlow(watch: BodyWatch, now: number): string | undefined {
   if (now - watch.lastByte > BODY_IDLE_TIMEOUT_MS) return `no byte of the body arrived for ${BODY_IDLE_TIMEOUT_MS / 1000} s`
   const elapsed = now - watch.started
-  if (elapsed > BODY_GRACE_MS && watch.received / (elapsed / 1000) < BODY_MIN_BYTES_PER_SECOND) {
+  if (elapsed > BODY_GRACE_MS && (watch.bytesRead - watch.bytesAtStart) / (elapsed / 1000) < BODY_MIN_BYTES_PER_SECOND) {
     return `the body arrived slower than ${BODY_MIN_BYTES_PER_SECOND} bytes per second`
   }
   return undefined
@@ -103,7 +102,8 @@ export function registerRequestTimeouts(app: FastifyInstance): void {
   /** Watches the body until it has been read whole, or its answer was sent before. */
   function watch(body: IncomingMessage, reply: FastifyReply): void {
     const now = Date.now()
-    const watched: BodyWatch = { body, started: now, lastByte: now, bytesRead: body.socket?.bytesRead ?? 0, received: 0 }
+    const bytesAtStart = body.socket?.bytesRead ?? 0
+    const watched: BodyWatch = { body, started: now, lastByte: now, bytesAtStart, bytesRead: bytesAtStart }
     watches.add(watched)
     const finished = () => watches.delete(watched)
     body.once('end', finished)
