@@ -2,7 +2,7 @@ import type { CompiledQuery, Compilable, Insertable, QueryResult } from 'kysely'
 import type { Executor } from './database.js'
 import type { DatabaseSchema } from './schema.js'
 import { answerWithNextStatement, nameStatement } from './postgres-driver.js'
-import { readPathOf, transactionPathOf } from './read-path.js'
+import { executeStatement, readPathOf, transactionPathOf } from './read-path.js'
 
 /** Stands for a named parameter while the query is compiled; cannot collide with a real value. */
 const SLOT_PREFIX = '\u0000kassa-slot:'
@@ -77,15 +77,9 @@ export function preparedQuery<Row, Name extends string, Value = string>(
   const run = async (executor: Executor, values: Record<Name, Value>) => {
     const query = bind(executor, values)
     const path = readPathOf(executor)
-    return path ? ((await path.read(query)) as Row[]) : (await execute(executor, query)).rows
+    return path ? ((await path.read(query)) as Row[]) : (await executeStatement(executor, query)).rows
   }
   return Object.assign(run, { bind })
-}
-
-/** A statement on `executor`: on a SQLite transaction by its transaction path (read-path.ts), through Kysely otherwise. */
-async function execute<Row>(executor: Executor, query: CompiledQuery<Row>): Promise<QueryResult<Row>> {
-  const direct = transactionPathOf(executor)
-  return direct ? (direct(query) as QueryResult<Row>) : executor.executeQuery(query)
 }
 
 /** A hot write (or a read that locks), compiled once (compileOnce), run in the transaction it is given. */
@@ -94,7 +88,7 @@ export function preparedStatement<Row, Name extends string, Value = string>(
   options: StatementOptions = {},
 ): Prepared<Row, QueryResult<Row>, Name, Value> {
   const bind = compileOnce(build, options)
-  return Object.assign((trx: Executor, values: Record<Name, Value>) => execute(trx, bind(trx, values)), { bind })
+  return Object.assign((trx: Executor, values: Record<Name, Value>) => executeStatement(trx, bind(trx, values)), { bind })
 }
 
 /** The answers of runTogether's statements, in their order. */
@@ -132,7 +126,7 @@ export function preparedInsert<Table extends keyof DatabaseSchema & string>(tabl
     return statement
   }
   const bind = (trx: Executor, row: Insertable<DatabaseSchema[Table]>) => statementFor(row).bind(trx, row as Record<string, unknown>)
-  return Object.assign((trx: Executor, row: Insertable<DatabaseSchema[Table]>) => execute(trx, bind(trx, row)), { bind })
+  return Object.assign((trx: Executor, row: Insertable<DatabaseSchema[Table]>) => executeStatement(trx, bind(trx, row)), { bind })
 }
 
 /**

@@ -57,3 +57,9 @@ export function transactionPathOf(executor: Pick<Kysely<unknown>, 'isTransaction
   const path = transactionPaths.get(executor.getExecutor().adapter)
   return path?.open() ? path.run : undefined
 }
+
+/** A statement on `executor`: by its transaction path when it is an open SQLite transaction, through Kysely otherwise. */
+export async function executeStatement<Row>(executor: Pick<Kysely<unknown>, 'isTransaction' | 'getExecutor' | 'executeQuery'>, query: CompiledQuery<Row>): Promise<QueryResult<Row>> {
+  const direct = transactionPathOf(executor)
+  return direct ? (direct(query) as QueryResult<Row>) : executor.executeQuery(query)
+}
