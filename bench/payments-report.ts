@@ -113,7 +113,7 @@ export function paymentsSection(lines: Line[], run: RunFacts): string {
     '',
     `- Machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB memory, ${machine.os}; Node ${machine.node}, Fastify ${machine.fastify}, autocannon ${machine.autocannon}`,
     `- Load: ${settings.connections} connections, ${settings.warmup} s warm-up then ${settings.duration} s measured per line, no pipelining; load generator and servers share the machine;`,
-    `  one server at a time, in the order of the table; 1-minute load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} (other work on the host lowers every line's req/s)`,
+    `  one server at a time, in the order of the table, PostgreSQL vacuumed and analyzed before each; 1-minute load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} (other work on the host lowers every line's req/s)`,
     '- Every request: `POST /payments/v2/credit-transfers` with a new Idempotency-Key and a distinct body (amount, reference)',
     '- Kassa: `kassa serve` compiled (`bin/kassa.js` on dist/, as `npm start` runs it), `KASSA_WORKERS` 1 or 2 (node:cluster, one port), LOG_LEVEL silent, rate limit on',
     '  (never reached), HTTP Basic auth of a sandbox owner key, background workers on (idle: the payments wait for approval).',

@@ -98,7 +98,15 @@ function summary(m: Measurement): string {
 }
 
 /** Measures creates against a running server: one line of the table. */
-async function measureCreates(backend: Line['backend'], server: string, running: Server<unknown>, seeded: Seeded, headers: Record<string, string> = {}): Promise<Line> {
+async function measureCreates(
+  backend: Line['backend'],
+  scratch: ScratchDatabase,
+  server: string,
+  running: Server<unknown>,
+  seeded: Seeded,
+  headers: Record<string, string> = {},
+): Promise<Line> {
+  await scratch.settle()
   const measurement = await measure(
     { url: running.url, method: 'POST', path: PATH, setupRequest: freshCreates(seeded, headers), expectStatus: 201, cpuMicros: running.cpuMicros },
     settings,
@@ -130,7 +138,7 @@ async function backendLines(backend: Line['backend'], scratch: ScratchDatabase, 
       lines.push(
         await stopping(kassa, async () => {
           seeded ??= await seed(kassa.url, headers.authorization)
-          return measureCreates(backend, workers === 1 ? 'Kassa, 1 process' : `Kassa, ${workers} processes`, kassa, seeded, headers)
+          return measureCreates(backend, scratch, workers === 1 ? 'Kassa, 1 process' : `Kassa, ${workers} processes`, kassa, seeded, headers)
         }),
       )
     }
@@ -139,10 +147,10 @@ async function backendLines(backend: Line['backend'], scratch: ScratchDatabase, 
     for (const commit of floors) {
       const server = backend === 'PostgreSQL' ? FLOOR.postgres : FLOOR[commit]
       const floor = await startPreparedWrite({ databaseUrl: scratch.url, commit, creditTransfer })
-      lines.push(await stopping(floor, () => measureCreates(backend, server, floor, seeded!)))
+      lines.push(await stopping(floor, () => measureCreates(backend, scratch, server, floor, seeded!)))
     }
     const bare = await startBare({ counterparty: {}, list: {}, created: {}, creditTransfer })
-    lines.push(await stopping(bare, () => measureCreates(backend, 'bare', bare, seeded!)))
+    lines.push(await stopping(bare, () => measureCreates(backend, scratch, 'bare', bare, seeded!)))
     return lines
   } finally {
     await scratch.destroy()

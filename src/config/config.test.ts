@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       bankFilesDir: resolve('data/bank-files'),
       sqliteSynchronous: 'NORMAL',
       workers: 1,
+      databaseConnections: 10,
       trustProxy: [],
     })
   })
@@ -36,6 +37,12 @@ describe('loadConfig', () => {
       'Invalid configuration: KASSA_WORKERS must be an integer from 1 to 64 (HTTP processes; `kassa serve --workers N` sets it too), got "0"',
     )
     expect(problemOf({ KASSA_WORKERS: 'two' })).toContain('KASSA_WORKERS must be an integer from 1 to 64')
+  })
+
+  it('reads KASSA_DATABASE_CONNECTIONS, from 2 to 1000, naming the variable otherwise', () => {
+    expect(loadConfig({ KASSA_DATABASE_CONNECTIONS: '40' }).databaseConnections).toBe(40)
+    expect(problemOf({ KASSA_DATABASE_CONNECTIONS: '1' })).toContain('KASSA_DATABASE_CONNECTIONS must be an integer from 2 to 1000')
+    expect(problemOf({ KASSA_DATABASE_CONNECTIONS: 'many' })).toContain('KASSA_DATABASE_CONNECTIONS must be an integer from 2 to 1000')
   })
 
   it('reads KASSA_SQLITE_SYNCHRONOUS in either case and refuses other values, naming the variable', () => {

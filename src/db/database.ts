@@ -15,7 +15,7 @@ import {
   type SqliteDatabase as KyselySqliteDatabase,
   type Transaction,
 } from 'kysely'
-import type { SqliteSynchronous } from '../config/config.js'
+import { DEFAULT_DATABASE_CONNECTIONS, type SqliteSynchronous } from '../config/config.js'
 import { createCommitSignals, takeRaised, type CommitListener, type CommitSignals } from './commit-signals.js'
 import { groupCommit } from './group-commit.js'
 import type { DatabaseSchema } from './schema.js'
@@ -164,11 +164,11 @@ function openSqlite(url: string, synchronous: SqliteSynchronous): { db: Kysely<D
   return { db, stop: stopCheckpoints }
 }
 
-function openPostgres(url: string): Kysely<DatabaseSchema> {
+function openPostgres(url: string, poolSize: number): Kysely<DatabaseSchema> {
   // Counts and sums come back as int8; they stay well inside 2^53 minor units.
   pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
   // Hot statements named, queries pipelined, reads outside transactions on connections of their own (postgres-driver.ts).
-  const { pool, dialectPool, read } = namedStatementPool({ connectionString: url, max: 10 })
+  const { pool, dialectPool, read } = namedStatementPool({ connectionString: url, max: poolSize })
   // An idle connection that the server ends (a restart, a terminated backend, a dropped database) is
   // reported here after the pool has discarded it; the next query opens a new one. Without a
   // listener, that 'error' event would crash the process.
@@ -182,6 +182,19 @@ function openPostgres(url: string): Kysely<DatabaseSchema> {
 export interface DatabaseOptions {
   /** SQLite only: KASSA_SQLITE_SYNCHRONOUS, NORMAL unless given. */
   sqliteSynchronous?: SqliteSynchronous
+  /** PostgreSQL only: KASSA_DATABASE_CONNECTIONS, the transaction connections of this machine's processes together. */
+  databaseConnections?: number
+  /** The processes sharing databaseConnections (KASSA_WORKERS, 1). */
+  workers?: number
+}
+
+/**
+ * The transaction pool of one process: its share of the machine's connections, at least 2 so that a transaction
+ * waiting on another (a row lock) never waits for the pool too. Each process also keeps 2 for its reads
+ * (postgres-driver.ts).
+ */
+export function postgresPoolSize({ databaseConnections = DEFAULT_DATABASE_CONNECTIONS, workers = 1 }: DatabaseOptions): number {
+  return Math.max(2, Math.ceil(databaseConnections / workers))
 }
 
 /** PostgreSQL: a transaction of its own on a pooled connection; its listeners hear of it once it has committed. */
@@ -199,7 +212,7 @@ function transactionPerConnection(db: Db, signals: CommitSignals): Database['tra
 
 export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
   const dialect: Dialect = isPostgresUrl(url) ? 'postgres' : 'sqlite'
-  const { db, stop } = dialect === 'postgres' ? { db: openPostgres(url), stop: async () => undefined } : openSqlite(url, options.sqliteSynchronous ?? 'NORMAL')
+  const { db, stop } = dialect === 'postgres' ? { db: openPostgres(url, postgresPoolSize(options)), stop: async () => undefined } : openSqlite(url, options.sqliteSynchronous ?? 'NORMAL')
   const signals = createCommitSignals()
   return {
     db,

@@ -1,20 +1,7 @@
-import { createHash } from 'node:crypto'
 import type { Writable } from 'node:stream'
 import type { CompiledQuery, PostgresPool, PostgresPoolClient } from 'kysely'
 import pg from 'pg'
-
-/**
- * The SQL of the hot statements (compiledStatement, prepared-query.ts) and the name each runs under on PostgreSQL.
- * Only these are named: the set is bounded by the code, where naming every statement (lists with their varying filters
- * and IN lists) would prepare an unbounded number of them on every connection.
- */
-const names = new Map<string, string>()
-
-/** Marks `sql` as a hot statement: on PostgreSQL it becomes a named prepared statement, parsed and planned once per connection. */
-export function nameStatement(sql: string): void {
-  // Named by its text, so a name can never stand for two statements (node-postgres refuses that).
-  if (!names.has(sql)) names.set(sql, `kassa_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`)
-}
+import { runStatement } from './postgres-named-statements.js'
 
 /**
  * The SQL of statements whose answer nobody reads but whose failure must not be lost (a new payment's rows, the
@@ -34,20 +21,16 @@ export function answerWithNextStatement(sql: string): string {
   return marked
 }
 
-/** A query as node-postgres takes it: by name when it is a hot statement. */
-function queryConfig(sql: string, parameters: readonly unknown[]): pg.QueryConfig {
-  const name = names.get(sql)
-  return name === undefined ? { text: sql, values: [...parameters] } : { name, text: sql, values: [...parameters] }
-}
-
 /**
  * The queries a connection is given in one turn of the event loop, written to its socket in one system call:
  * node-postgres writes each query on its own, and those writes cost about 15% of a create's CPU on PostgreSQL
  * (measured with --cpu-prof, bench/payments.ts). Pipelined queries issued together — runTogether, BEGIN with the
- * first statement, concurrent reads — then share one. Node's cork nests: node-postgres' own cork per query no longer
- * flushes until the end of the turn.
+ * first statement — then share one. Node's cork nests: node-postgres' own cork per query no longer flushes until
+ * `flushAt` runs the flush: at the end of the current tick (a transaction's connection, which serves one request), or
+ * after the event loop has taken in all the input that was ready (setImmediate: the shared read connections, which
+ * then carry the reads of every request that arrived together in one write instead of one write each).
  */
-function writesOnePerTurn(client: pg.Client): () => void {
+function writesTogether(client: pg.Client, flushAt: (flush: () => void) => void): () => void {
   const { stream } = (client as unknown as { connection: { stream: Writable } }).connection
   let corked = false
   const flush = () => {
@@ -58,7 +41,7 @@ function writesOnePerTurn(client: pg.Client): () => void {
     if (corked) return
     corked = true
     stream.cork()
-    process.nextTick(flush)
+    flushAt(flush)
   }
 }
 
@@ -78,7 +61,7 @@ function pipelinedReads(config: pg.PoolConfig) {
 
   function connect(slot: number): Promise<{ client: pg.Client; coalesce: () => void }> {
     const client = new pg.Client({ ...config, pipeline: true })
-    const ready = client.connect().then(() => ({ client, coalesce: writesOnePerTurn(client) }))
+    const ready = client.connect().then(() => ({ client, coalesce: writesTogether(client, setImmediate) }))
     const drop = () => {
       opened.delete(client)
       if (connections[slot] === ready) connections[slot] = undefined
@@ -97,7 +80,7 @@ function pipelinedReads(config: pg.PoolConfig) {
       next = (next + 1) % READ_CONNECTIONS
       const { client, coalesce } = await (connections[slot] ?? connect(slot))
       coalesce()
-      return (await client.query(queryConfig(query.sql, query.parameters))).rows
+      return (await runStatement(client, query.sql, query.parameters)).rows
     },
     async end(): Promise<void> {
       connections.length = 0
@@ -126,10 +109,10 @@ export function namedStatementPool(config: pg.PoolConfig): { pool: pg.Pool; dial
     // the next (answeredWithNext) goes out with it, usually COMMIT. One round trip fewer each. A ROLLBACK reports
     // nothing of them: it undoes them, and the error that led to it is the one to report.
     let unanswered: Array<Promise<unknown>> = []
-    const coalesce = writesOnePerTurn(client)
+    const coalesce = writesTogether(client, process.nextTick)
     const send = (sql: string, parameters: readonly unknown[]) => {
       coalesce()
-      return client.query(queryConfig(sql, parameters))
+      return runStatement(client, sql, parameters)
     }
     const sendLater = (sql: string, parameters: readonly unknown[]) => {
       const answer = send(sql, parameters)

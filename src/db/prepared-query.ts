@@ -1,7 +1,8 @@
 import type { CompiledQuery, Compilable, Insertable, QueryResult } from 'kysely'
 import type { Executor } from './database.js'
 import type { DatabaseSchema } from './schema.js'
-import { answerWithNextStatement, nameStatement } from './postgres-driver.js'
+import { answerWithNextStatement } from './postgres-driver.js'
+import { nameStatement } from './postgres-named-statements.js'
 import { executeStatement, readPathOf, transactionPathOf } from './read-path.js'
 
 /** Stands for a named parameter while the query is compiled; cannot collide with a real value. */

@@ -33,6 +33,7 @@ beforeAll(async () => {
       sqliteSynchronous: 'NORMAL',
       bankFilesDir: tmpdir(),
       workers: 1,
+      databaseConnections: 10,
       trustProxy: [],
     }))!)
   } finally {

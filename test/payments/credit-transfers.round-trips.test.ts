@@ -30,14 +30,26 @@ let counting = false
 const sent: Sent[] = []
 const inFlight = new WeakMap<object, number>()
 
+/** A query as the driver sends it: SQL text with its values, or a named statement's query object (a Submittable). */
+type QueryArgument = string | { text: string; name?: string; submit?: unknown; callback?: (...answer: unknown[]) => void }
+
 function countingQuery(this: pg.Client, ...args: unknown[]) {
   if (!counting) return (original as (...a: unknown[]) => unknown).apply(this, args)
-  const config = args[0] as string | { text: string; name?: string }
+  const config = args[0] as QueryArgument
   const pending = inFlight.get(this) ?? 0
   const text = typeof config === 'string' ? config : config.text
   sent.push({ client: this, text, ...(typeof config !== 'string' && config.name ? { name: config.name } : {}), startsTrip: pending === 0 })
   inFlight.set(this, pending + 1)
   const done = () => inFlight.set(this, (inFlight.get(this) ?? 1) - 1)
+  if (typeof config !== 'string' && config.submit !== undefined) {
+    // node-postgres answers a Submittable through its callback, and returns the object itself.
+    const { callback } = config
+    config.callback = (...answer: unknown[]) => {
+      done()
+      callback?.(...answer)
+    }
+    return (original as (...a: unknown[]) => unknown).apply(this, args)
+  }
   const answer = (original as (...a: unknown[]) => Promise<unknown>).apply(this, args)
   answer.then(done, done)
   return answer
