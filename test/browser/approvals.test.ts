@@ -116,7 +116,8 @@ describe('Approvals', () => {
     await expect.poll(() => rows.count()).toBe(3)
     const first = await references()
     await page.getByRole('link', { name: 'Next page' }).click()
-    await expect.poll(async () => (await references()).join()).not.toBe(first.join())
+    // While the next page loads the table is gone (no rows, also "not the first page"): wait for rows that differ.
+    await expect.poll(references).toSatisfy((shown: string[]) => shown.length > 0 && shown.join() !== first.join())
     const second = await references()
     expect(second).toHaveLength(2)
     expect(await page.getByRole('link', { name: 'Next page' }).count()).toBe(0)
