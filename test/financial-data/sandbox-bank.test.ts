@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../src/db/database.js'
 import { BankConnectorError, createSandboxBank, sandboxConnectorFor, RETURNING_IBAN, type SandboxBank } from '../../src/financial-data/sandbox/index.js'
-import { addDays } from '../../src/financial-data/sandbox/calendar.js'
+import { addDays } from '../../src/shared/calendar.js'
 import { createSandboxOrganization } from '../../src/organizations/organization.service.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
 import { bankToday, bookedNow, creditTransfer, ledgerProblems, recordingListener, reportedBalance, sandboxAccounts } from './sandbox-helpers.js'

@@ -1,7 +1,7 @@
 import { Command } from 'commander'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { registerSandboxCommands } from '../../src/cli/sandbox-commands.js'
-import { addDays } from '../../src/financial-data/sandbox/calendar.js'
+import { addDays } from '../../src/shared/calendar.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
 import { bankToday, bookedNow, ledgerProblems, liveOrganization, sandboxAccounts } from './sandbox-helpers.js'
 

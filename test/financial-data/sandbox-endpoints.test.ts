@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { addDays } from '../../src/financial-data/sandbox/calendar.js'
+import { addDays } from '../../src/shared/calendar.js'
 import type { Credentials } from '../../src/iam/index.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
 import { bookedNow, ledgerProblems, liveOrganization, reportedBalance, sandboxAccounts } from './sandbox-helpers.js'

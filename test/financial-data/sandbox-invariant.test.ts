@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { paymentStatusListener, RETURNING_IBAN, sandboxBankOf, setPaymentStatusListener, type PaymentStatusReport } from '../../src/financial-data/sandbox/index.js'
-import { addDays } from '../../src/financial-data/sandbox/calendar.js'
+import { addDays } from '../../src/shared/calendar.js'
 import { bankReference } from '../../src/financial-data/sandbox/instruction-entries.js'
 import { seededRandom } from '../../src/financial-data/sandbox/prng.js'
 import { formatMinorUnits } from '../../src/shared/money.js'

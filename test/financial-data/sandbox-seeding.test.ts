@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandboxOrganization } from '../../src/organizations/organization.service.js'
-import { addDays } from '../../src/financial-data/sandbox/calendar.js'
+import { addDays } from '../../src/shared/calendar.js'
 import { startTestApp, type TestApp } from '../support/test-app.js'
 import { createTestDatabase } from '../support/test-database.js'
 import type { Database } from '../../src/db/database.js'

@@ -1,7 +1,7 @@
 import { composeIBAN } from 'ibantools'
 import type { BookedEntry } from '../bookings/booking.service.js'
 import type { BankTransactionCode, TransactionCounterparty } from '../transactions/transaction.schemas.js'
-import { addDays } from './calendar.js'
+import { addDays } from '../../shared/calendar.js'
 import { MONTHS_DE, type CatalogParty } from './history-catalog.js'
 import type { HistoryAccount } from './history.js'
 import type { Random } from './prng.js'

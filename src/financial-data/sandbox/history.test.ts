@@ -1,6 +1,6 @@
 import { validateIBAN } from 'ibantools'
 import { describe, expect, it } from 'vitest'
-import { addDays, isBusinessDay } from './calendar.js'
+import { addDays, isBusinessDay } from '../../shared/calendar.js'
 import { generateHistory, HISTORY_DAYS, type HistoryAccount, type SeededLedger } from './history.js'
 
 const ACCOUNTS: HistoryAccount[] = [

@@ -1,6 +1,6 @@
 import type { BookedEntry } from '../bookings/booking.service.js'
 import { BTC } from './bank-codes.js'
-import { addDays, businessDayOnOrAfter, businessDayOnOrBefore, dayInMonth, eachDay, weekday } from './calendar.js'
+import { addDays, businessDayOnOrAfter, businessDayOnOrBefore, dayInMonth, eachDay, weekday } from '../../shared/calendar.js'
 import {
   EUR_ACQUIRERS,
   EUR_CUSTOMERS,

@@ -2,7 +2,7 @@ import type { Executor } from '../../db/database.js'
 import type { AccountsTable, SandboxAccountsTable } from '../../db/schema.js'
 import { reportBalances } from '../bookings/balance-reports.js'
 import type { ReportedBalance } from '../bookings/booking.service.js'
-import { addDays, maxDate } from './calendar.js'
+import { addDays, maxDate } from '../../shared/calendar.js'
 import { availableBalance, bookedReports, runningBalances } from './ledger.js'
 import { sandboxRepo } from './sandbox.repo.js'
 

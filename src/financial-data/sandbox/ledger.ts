@@ -1,4 +1,4 @@
-import { addDays, eachDay } from './calendar.js'
+import { addDays, eachDay } from '../../shared/calendar.js'
 
 /**
  * The sandbox bank's ledger rules, pure. The ledger is the source of truth:

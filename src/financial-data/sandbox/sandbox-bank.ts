@@ -16,7 +16,7 @@ import {
   type PaymentInstruction,
   type PaymentStatusReport,
 } from './bank-connector.js'
-import { addDays, dateOf, daysBetween, isLocalDate, maxDate, minDate } from './calendar.js'
+import { addDays, dateOf, daysBetween, isLocalDate, maxDate, minDate } from '../../shared/calendar.js'
 import { bankReference, executionEntry, internalCreditEntry, returnEntry } from './instruction-entries.js'
 import { decideSubmission, dueDays, planDay, type Funds, type InstructionFacts } from './instruction-rules.js'
 import { reportLedgerBalances } from './ledger-reports.js'

@@ -1,4 +1,4 @@
-import { addDays } from '../sandbox/calendar.js'
+import { addDays } from '../../shared/calendar.js'
 
 /** A booked balance as a figure at the end of a day: a CLOSE of day d, or an OPEN of day d (the end of d − 1). */
 export interface DayEnd {

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database.js'
 import type { TransactionsTable } from '../../db/schema.js'
-import { addDays } from '../sandbox/calendar.js'
+import { addDays } from '../../shared/calendar.js'
 import { dayEndOf, nearer, type DayEnd } from './day-end-balance.js'
 
 export const statementExportRepo = {

@@ -1,5 +1,6 @@
 import { getCountrySpecifications } from 'ibantools'
 import { invalidField } from '../../http/errors.js'
+import { addDays } from '../../shared/calendar.js'
 import type { AccountIdentifier } from '../../shared/common.schemas.js'
 import { CREDIT_TRANSFER_SCHEMES } from './credit-transfer.schemas.js'
 
@@ -11,16 +12,14 @@ import { CREDIT_TRANSFER_SCHEMES } from './credit-transfer.schemas.js'
 /** reference §2.7: not in the past, at most 60 days ahead — of the bank's business date. Dates are compared as yyyy-mm-dd. */
 export const MAX_DAYS_AHEAD = 60
 
-export function addDays(date: string, days: number): string {
-  const next = new Date(`${date}T00:00:00Z`)
-  next.setUTCDate(next.getUTCDate() + days)
-  return next.toISOString().slice(0, 10)
-}
+/** The latest date of the last business date asked for: every create asks, with the same date all day (issue 14). */
+let latestOf = { today: '', latest: '' }
 
 /** `today` is the business date of the bank holding the own account. @throws ApiError (400, field `date`) */
 export function checkExecutionDate(date: string, today: string): void {
   if (date < today) throw invalidField('date', `must not be in the past (the bank's business date is ${today})`)
-  const latest = addDays(today, MAX_DAYS_AHEAD)
+  if (latestOf.today !== today) latestOf = { today, latest: addDays(today, MAX_DAYS_AHEAD) }
+  const { latest } = latestOf
   if (date > latest) throw invalidField('date', `must be at most ${MAX_DAYS_AHEAD} days ahead of the bank's business date ${today} (${latest})`)
 }
 

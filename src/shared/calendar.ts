@@ -1,5 +1,5 @@
 /**
- * Local dates (yyyy-mm-dd) as the sandbox bank counts them: whole days, no time zone, computed in
+ * Local dates (yyyy-mm-dd) as payments and the sandbox bank count them: whole days, no time zone, computed in
  * UTC so that adding a day is always exactly one calendar day.
  */
 
