@@ -23,16 +23,9 @@ export function keyInUse(): ApiError {
   return new ApiError('idempotency_key_in_use', undefined, undefined, { 'Retry-After': '1' })
 }
 
-const scopeNames = new WeakMap<KeyScope, string>()
-
-/** The name of a key's scope: one organization, method, path and key. Made once per scope (a request asks thrice). */
-export function scopeName(scope: KeyScope): string {
-  let name = scopeNames.get(scope)
-  if (name === undefined) {
-    name = JSON.stringify([scope.organizationId, scope.method, scope.path, scope.key])
-    scopeNames.set(scope, name)
-  }
-  return name
+/** A key's scope: one organization, method, path and key, named once (a request asks for the name thrice). */
+export function keyScope(organizationId: string, method: string, path: string, key: string): KeyScope {
+  return { organizationId, method, path, key, name: JSON.stringify([organizationId, method, path, key]) }
 }
 
 /** A key a request holds while it runs: its answer is stored once, with the work it reports where there is a transaction. */
@@ -90,7 +83,7 @@ function lookupOf(existing: IdempotencyKeysTable | undefined, fingerprint: strin
  */
 async function lockedKeyRow(trx: Executor, dialect: Dialect, scope: KeyScope): Promise<{ row: Promise<IdempotencyKeysTable | undefined | 'locked'> }> {
   const read = idempotencyRepo.findStatement(trx, scope)
-  const lock = transactionLockStatement(trx, dialect, scopeName(scope))
+  const lock = transactionLockStatement(trx, dialect, scope.name)
   if (!lock) {
     const { answers } = await sendAhead(trx, [read])
     return { row: answers.then(([found]) => found.rows[0]) }
@@ -138,7 +131,7 @@ export class TransactionalKey implements HeldKey {
 
   async complete(db: Executor, status: number, body: string): Promise<void> {
     if (this.completed) return
-    const now = new Date()
+    const now = nowIso()
     await idempotencyRepo.insertCompleted(db, {
       organization_id: this.scope.organizationId,
       method: this.scope.method,
@@ -147,11 +140,11 @@ export class TransactionalKey implements HeldKey {
       fingerprint: this.fingerprint,
       state: 'COMPLETED',
       lock_token: '',
-      locked_until: now.toISOString(),
+      locked_until: now,
       response_status: status,
       response_body: body,
-      created: now.toISOString(),
-      expires_at: isoAfter(KEY_LIFETIME_MS, now),
+      created: now,
+      expires_at: isoAfter(KEY_LIFETIME_MS),
     })
     this.completed = true
   }

@@ -4,7 +4,7 @@ import stringify from 'safe-stable-stringify'
 import type { Database } from '../db/database.js'
 import { ApiError, invalidField } from '../http/errors.js'
 import { REQUEST_TIMEOUT_MS } from '../http/request-timeouts.js'
-import { answerOfKey, ClaimedKey, keyInUse, lookUpKey, purgeExpiredKeys, scopeName, TransactionalKey, type HeldKey, type Lookup } from './idempotency-key.js'
+import { answerOfKey, ClaimedKey, keyInUse, keyScope, lookUpKey, purgeExpiredKeys, TransactionalKey, type HeldKey, type Lookup } from './idempotency-key.js'
 import type { KeyScope } from './idempotency.repo.js'
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key'
@@ -73,14 +73,9 @@ export function registerIdempotency(app: FastifyInstance, database: Database, op
     if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
       throw invalidField('Idempotency-Key', 'must be 1 to 255 visible ASCII characters')
     }
-    const scope = {
-      organizationId: request.actor!.organizationId,
-      method: request.method,
-      path: request.url.split('?', 1)[0]!,
-      key,
-    }
+    const scope = keyScope(request.actor!.organizationId, request.method, request.url.split('?', 1)[0]!, key)
     const fingerprint = fingerprintOf(request.url, request.body)
-    const name = scopeName(scope)
+    const { name } = scope
     const running = inFlight.get(name)
     if (running && Date.now() - running.since < REQUEST_TIMEOUT_MS) throw running.fingerprint === fingerprint ? keyInUse() : new ApiError('idempotency_key_reused')
     // Taken before the first await, so a duplicate arriving meanwhile finds it.
@@ -110,7 +105,7 @@ export function registerIdempotency(app: FastifyInstance, database: Database, op
     } catch (error) {
       request.log.error({ err: error }, 'could not record the idempotent response; a retry will run again')
     } finally {
-      inFlight.delete(scopeName(held.scope))
+      inFlight.delete(held.scope.name)
     }
     return payload
   }

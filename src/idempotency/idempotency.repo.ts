@@ -8,6 +8,8 @@ export interface KeyScope {
   method: string
   path: string
   key: string
+  /** The four as one string (idempotency-key.ts keyScope): the key's lock, and its entry among the requests in flight. */
+  name: string
 }
 
 function scopeColumns(scope: KeyScope) {
@@ -15,7 +17,7 @@ function scopeColumns(scope: KeyScope) {
 }
 
 // Every request with a key reads it, and every write with a key inserts its answer: compiled once (issue 14).
-const keyRow = preparedQuery((db, parameter: (name: keyof KeyScope) => string) =>
+const keyRow = preparedQuery((db, parameter: (name: Exclude<keyof KeyScope, 'name'>) => string) =>
   db
     .selectFrom('idempotency_keys')
     .selectAll()
