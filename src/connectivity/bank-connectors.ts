@@ -1,5 +1,6 @@
 import type { CompiledQuery, QueryResult } from 'kysely'
 import type { Database, Executor } from '../db/database.js'
+import { setupRead } from '../db/setup-reads.js'
 import { accountRepo } from '../financial-data/accounts/index.js'
 import { sandboxConnectorFor, sandboxTodayOf, sandboxTodayStatements, type BankConnector } from '../financial-data/sandbox/index.js'
 import { filesConnector } from './files-out/files-connector.js'
@@ -25,12 +26,14 @@ export interface BankTodayReads {
  * The business date of the bank holding an own account, as its connector reports it (BankConnector.today). Every
  * payment created asks it, so it is read in one go with the payment's other facts: the account's connection and the
  * sandbox bank's answer for the account together (one round trip on PostgreSQL, where bankConnectorFor and then the
- * connector's today take three).
+ * connector's today take three). They are setup reads (db/setup-reads.ts): on SQLite answered from memory while the
+ * account's connection, the sandbox bank's date and its accounts are unchanged. The account must be the
+ * organization's before the date is used: another's changes do not change this organization's token.
  */
 export function bankTodayReads(db: Executor, organizationId: string, accountId: string): BankTodayReads {
-  const sandbox = sandboxTodayStatements(db, organizationId, accountId)
+  const sandbox = sandboxTodayStatements(db, organizationId, accountId).map((statement) => setupRead(organizationId, statement))
   return {
-    statements: [accountRepo.connectionTypeStatement(db, accountId), ...sandbox],
+    statements: [setupRead(organizationId, accountRepo.connectionTypeStatement(db, accountId)), ...sandbox],
     async today(answers) {
       const [connection, held, bank] = answers as [QueryResult<{ type: string }>, ...Parameters<typeof sandboxTodayOf>[1]]
       if (connection.rows[0]?.type === 'FILES') return filesConnector.today(db, organizationId)

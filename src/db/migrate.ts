@@ -22,6 +22,7 @@ import * as auditLog from './migrations/0021-audit-log.js'
 import * as rateLimitHits from './migrations/0022-rate-limit-hits.js'
 import * as ownerRoleIndex from './migrations/0023-owner-role-index.js'
 import * as paymentQueues from './migrations/0024-payment-queues.js'
+import * as setupStateTokens from './migrations/0025-setup-state-tokens.js'
 
 /** Migrations are listed here in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '0022-rate-limit-hits': rateLimitHits,
   '0023-owner-role-index': ownerRoleIndex,
   '0024-payment-queues': paymentQueues,
+  '0025-setup-state-tokens': setupStateTokens,
 }
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {

@@ -4,6 +4,7 @@ import type { DatabaseSchema } from './schema.js'
 import { answerWithNextStatement } from './postgres-driver.js'
 import { nameStatement } from './postgres-named-statements.js'
 import { executeStatement, readPathOf, transactionPathOf } from './read-path.js'
+import { runWithSetupReads } from './setup-reads.js'
 
 /** Stands for a named parameter while the query is compiled; cannot collide with a real value. */
 const SLOT_PREFIX = '\u0000kassa-slot:'
@@ -98,11 +99,12 @@ export type Results<Queries extends readonly CompiledQuery[]> = { [K in keyof Qu
 /**
  * Runs statements that do not depend on each other's answers together, in the order given, on the executor's one
  * connection (a transaction's own): on PostgreSQL pipelined, one round trip for all (postgres-driver.ts);
- * on SQLite one after the other, as ever. The first failure rejects; in a transaction the rest then fail with it.
+ * on SQLite one after the other, as ever, its setup reads answered from memory where they may be (setup-reads.ts).
+ * The first failure rejects; in a transaction the rest then fail with it.
  */
 export async function runTogether<const Queries extends readonly CompiledQuery[]>(executor: Executor, queries: Queries): Promise<Results<Queries>> {
   const direct = transactionPathOf(executor)
-  if (direct) return queries.map(direct) as Results<Queries>
+  if (direct) return runWithSetupReads(direct, queries) as Results<Queries>
   return executor
     .getExecutor()
     .provideConnection((connection) => Promise.all(queries.map((query) => connection.executeQuery(query)))) as Promise<Results<Queries>>

@@ -10,6 +10,7 @@ import type { CounterpartiesTable, ExternalAccountsTable, PaymentsTable, Payment
 import type { WebhooksTable, WebhookKeysTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './tables/webhooks.js'
 import type { BankConnectionsTable, BankFileItemsTable, BankFilesTable, SimulatedBankAnswersTable, SimulatedBankIntakeTable } from './tables/connectivity.js'
 import type { RateLimitHitsTable } from './tables/rate-limits.js'
+import type { SetupStateTokensTable } from './tables/setup-state-tokens.js'
 
 export type { OrganizationsTable, RolesTable, UsersTable, AccessKeysTable, UserPasswordsTable, UserTotpTable, SessionsTable, SignInFailuresTable, OAuth2AccessTokensTable, AuditLogEntriesTable } from './tables/iam.js'
 export type { EventsTable, IdempotencyKeysTable } from './tables/conventions.js'
@@ -18,6 +19,7 @@ export type { CounterpartiesTable, ExternalAccountsTable, PaymentsTable, Payment
 export type { WebhooksTable, WebhookKeysTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './tables/webhooks.js'
 export type { BankConnectionsTable, BankFileItemsTable, BankFilesTable, SimulatedBankAnswersTable, SimulatedBankIntakeTable } from './tables/connectivity.js'
 export type { RateLimitHitsTable } from './tables/rate-limits.js'
+export type { SetupStateTokensTable } from './tables/setup-state-tokens.js'
 
 export interface DatabaseSchema {
   organizations: OrganizationsTable
@@ -60,4 +62,5 @@ export interface DatabaseSchema {
   simulated_bank_intake: SimulatedBankIntakeTable
   simulated_bank_answers: SimulatedBankAnswersTable
   rate_limit_hits: RateLimitHitsTable
+  setup_state_tokens: SetupStateTokensTable
 }

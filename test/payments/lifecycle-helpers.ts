@@ -30,7 +30,7 @@ export interface PaymentJson {
   creatorUserId: string
   connectionInstructionId?: string
   attachedTransactions: Array<{ type: 'TRANSACTION'; id: string }>
-  approvalSteps: Array<{ id: string; status: string; approver?: { id: string } }>
+  approvalSteps: Array<{ id: string; approvalChainId: string; status: string; approver?: { id: string } }>
   mandate?: { id: string }
 }
 

@@ -5,7 +5,7 @@ import { BankConnectorError } from './bank-connector.js'
 import { sandboxRepo } from './sandbox.repo.js'
 
 /** The sandbox bank's business date from its row. @throws BankConnectorError when the organization has no sandbox bank. */
-export function todayOf(organizationId: string, bank: SandboxBanksTable | undefined): string {
+export function todayOf(organizationId: string, bank: Pick<SandboxBanksTable, 'today'> | undefined): string {
   if (!bank) throw new BankConnectorError(`Organization ${organizationId} has no sandbox bank`)
   return bank.today
 }
@@ -16,12 +16,12 @@ export function todayOf(organizationId: string, bank: SandboxBanksTable | undefi
  * today when it holds the account, undefined when it does not. The same answer as the bank's `holds`, then `today`.
  */
 export function sandboxTodayStatements(db: Executor, organizationId: string, accountId: string) {
-  return [sandboxRepo.findAccountStatement(db, accountId), sandboxRepo.findBankStatement(db, organizationId)] as const
+  return [sandboxRepo.findAccountStatement(db, accountId), sandboxRepo.bankDateStatement(db, organizationId)] as const
 }
 
 export function sandboxTodayOf(
   organizationId: string,
-  [held, bank]: readonly [QueryResult<SandboxAccountsTable>, QueryResult<SandboxBanksTable>],
+  [held, bank]: readonly [QueryResult<SandboxAccountsTable>, QueryResult<Pick<SandboxBanksTable, 'today'>>],
 ): string | undefined {
   return held.rows[0] ? todayOf(organizationId, bank.rows[0]) : undefined
 }

@@ -20,6 +20,10 @@ export const OPEN_STATUSES = ['PENDING_AT_BANK', 'ACCEPTED'] as const
 const bankOf = preparedQuery((db, parameter: (name: 'organizationId') => string) =>
   db.selectFrom('sandbox_banks').selectAll().where('organization_id', '=', parameter('organizationId')),
 )
+// Its date alone: a setup read (db/setup-reads.ts), whose token the bank's other columns do not change (migration 0025).
+const bankDateOf = preparedQuery((db, parameter: (name: 'organizationId') => string) =>
+  db.selectFrom('sandbox_banks').select('today').where('organization_id', '=', parameter('organizationId')),
+)
 const sandboxAccount = preparedQuery((db, parameter: (name: 'accountId') => string) =>
   db.selectFrom('sandbox_accounts').selectAll().where('account_id', '=', parameter('accountId')),
 )
@@ -34,9 +38,9 @@ export const sandboxRepo = {
     return (await bankOf(db, { organizationId }))[0]
   },
 
-  /** findBank as a statement to run with others (runTogether). */
-  findBankStatement(db: Executor, organizationId: string): CompiledQuery<SandboxBanksTable> {
-    return bankOf.bind(db, { organizationId })
+  /** The bank's business date, as a statement to run with others (runTogether). */
+  bankDateStatement(db: Executor, organizationId: string): CompiledQuery<Pick<SandboxBanksTable, 'today'>> {
+    return bankDateOf.bind(db, { organizationId })
   },
 
   /**

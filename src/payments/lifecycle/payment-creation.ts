@@ -1,6 +1,7 @@
 import type { CompiledQuery } from 'kysely'
 import type { Executor } from '../../db/database.js'
 import { preparedQuery, runTogether, type Results } from '../../db/prepared-query.js'
+import { setupRead } from '../../db/setup-reads.js'
 import type { PaymentApprovalStepsTable, PaymentsTable } from '../../db/schema.js'
 import { firstEventStatements, SYSTEM_ORIGINATOR } from '../../events/index.js'
 import type { Actor } from '../../iam/actor.js'
@@ -42,10 +43,15 @@ export interface PaymentDraft {
 /**
  * What a new payment's approval steps and CREATED event's deliveries are planned from — the organization's live
  * approval chains, its Owner role, its live webhooks — as statements a draft runs with its own reads (runTogether:
- * one round trip on PostgreSQL for both) and hands over as `creationAnswers`.
+ * one round trip on PostgreSQL for both) and hands over as `creationAnswers`. Setup reads (db/setup-reads.ts): on
+ * SQLite answered from memory while none of them changed.
  */
 export function creationStatements(trx: Executor, organizationId: string) {
-  return [approvalChainRepo.listLiveStatement(trx, organizationId), ownerRoleStatement(trx, organizationId), liveWebhooksStatement(trx, organizationId)] as const
+  return [
+    setupRead(organizationId, approvalChainRepo.listLiveStatement(trx, organizationId)),
+    setupRead(organizationId, ownerRoleStatement(trx, organizationId)),
+    setupRead(organizationId, liveWebhooksStatement(trx, organizationId)),
+  ] as const
 }
 
 export type CreationAnswers = Results<ReturnType<typeof creationStatements>>
@@ -158,9 +164,9 @@ export async function organizationHolder(db: Executor, organizationId: string): 
   return organizationHolderOf(organizationId, await organizationName(db, { id: organizationId }))
 }
 
-/** organizationHolder as a statement to run with others (runTogether); organizationHolderOf reads its rows. */
+/** organizationHolder as a statement to run with others (runTogether), a setup read; organizationHolderOf reads its rows. */
 export function organizationHolderStatement(db: Executor, organizationId: string): CompiledQuery<{ name: string }> {
-  return organizationName.bind(db, { id: organizationId })
+  return setupRead(organizationId, organizationName.bind(db, { id: organizationId }))
 }
 
 /** @throws Error when the organization is not there (an actor's organization always is). */
