@@ -13,26 +13,31 @@ import type { TransactionPath } from './read-path.js'
  * of no column its triggers leave out. PostgreSQL reads them every time (its triggers are not there): they go out in
  * the same round trip as the create's other reads.
  */
-const organizationOf = new WeakMap<CompiledQuery, string>()
+const SETUP_OF = Symbol('setup read of')
+type Marked = CompiledQuery & { [SETUP_OF]?: string }
 
 /** Marks `query`, bound, as a read of `organizationId`'s setup (see above); the same query, to run with runTogether. */
 export function setupRead<Row>(organizationId: string, query: CompiledQuery<Row>): CompiledQuery<Row> {
-  organizationOf.set(query, organizationId)
+  ;(query as Marked)[SETUP_OF] = organizationId
   return query
 }
 
+/** An organization's answers remembered under one token: by SQL, then parameters. A new token starts them afresh. */
 interface Remembered {
   token: string | null
-  answer: QueryResult<unknown>
+  answers: Map<string, Map<string, QueryResult<unknown>>>
+  count: number
 }
 
 /**
- * Answers remembered per database (its transaction path's runner), by organization, SQL and parameters; the oldest
- * forgotten past the limit. Per database: two files may hold one organization unchanged since the migration (no
- * token) in different states — a restored backup beside the original.
+ * What is remembered per database (its transaction path's runner), by organization. Per database: two files may hold
+ * one organization unchanged since the migration (no token) in different states — a restored backup beside the
+ * original. Bounded: past the limits an organization's answers, or the organization longest remembered, are
+ * forgotten.
  */
 const rememberedBy = new WeakMap<TransactionPath['run'], Map<string, Remembered>>()
-const REMEMBERED_LIMIT = 10_000
+const ORGANIZATIONS_LIMIT = 10_000
+const ANSWERS_LIMIT = 1_000
 
 const TOKEN_SQL = 'select "token" from "setup_state_tokens" where "organization_id" = ?'
 
@@ -48,6 +53,17 @@ function frozen(answer: QueryResult<unknown>): QueryResult<unknown> {
   return Object.freeze(answer)
 }
 
+/** The organization's answers under `token`: those remembered, or none yet when the token is new. */
+function answersUnder(remembered: Map<string, Remembered>, organizationId: string, token: string | null): Remembered {
+  const known = remembered.get(organizationId)
+  if (known && known.token === token && known.count < ANSWERS_LIMIT) return known
+  remembered.delete(organizationId)
+  if (remembered.size >= ORGANIZATIONS_LIMIT) remembered.delete(remembered.keys().next().value!)
+  const fresh: Remembered = { token, answers: new Map(), count: 0 }
+  remembered.set(organizationId, fresh)
+  return fresh
+}
+
 /**
  * Runs `queries` in order on a SQLite transaction's connection (runTogether's direct path), answering setup reads from
  * memory where the token allows. The token is read once for a run of setup reads: any other statement may have
@@ -56,26 +72,25 @@ function frozen(answer: QueryResult<unknown>): QueryResult<unknown> {
 export function runWithSetupReads(run: TransactionPath['run'], queries: readonly CompiledQuery[]): QueryResult<unknown>[] {
   let remembered = rememberedBy.get(run)
   if (!remembered) rememberedBy.set(run, (remembered = new Map()))
-  let tokens: Map<string, string | null> | undefined
+  // The organization whose token was read for the run of setup reads under way, and its answers.
+  let current: { organizationId: string; under: Remembered } | undefined
   return queries.map((query) => {
-    const organizationId = organizationOf.get(query)
+    const organizationId = (query as Marked)[SETUP_OF]
     if (organizationId === undefined) {
-      tokens = undefined
+      current = undefined
       return run(query)
     }
-    tokens ??= new Map()
-    let token = tokens.get(organizationId)
-    if (token === undefined) {
-      token = tokenOf(run, organizationId)
-      tokens.set(organizationId, token)
+    if (current?.organizationId !== organizationId) current = { organizationId, under: answersUnder(remembered!, organizationId, tokenOf(run, organizationId)) }
+    const { under } = current
+    let bySql = under.answers.get(query.sql)
+    if (!bySql) under.answers.set(query.sql, (bySql = new Map()))
+    const parameters = query.parameters.length === 1 ? String(query.parameters[0]) : query.parameters.join('\u0000')
+    let answer = bySql.get(parameters)
+    if (!answer) {
+      answer = frozen(run(query))
+      bySql.set(parameters, answer)
+      under.count += 1
     }
-    const key = `${organizationId}\u0000${query.sql}\u0000${JSON.stringify(query.parameters)}`
-    const known = remembered!.get(key)
-    if (known && known.token === token) return known.answer
-    const answer = frozen(run(query))
-    remembered!.delete(key)
-    if (remembered!.size >= REMEMBERED_LIMIT) remembered!.delete(remembered!.keys().next().value!)
-    remembered!.set(key, { token, answer })
     return answer
   })
 }
