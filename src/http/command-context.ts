@@ -9,15 +9,6 @@ import { sendsSerialized } from './serialize-once.js'
  */
 export function commandContext(request: FastifyRequest, reply: FastifyReply, status: number): CommandContext {
   const { database } = request.server
-  // The last value serialized, for the status it was serialized under (a response schema is per status).
-  let sent: { value: object; status: number; body: string } | undefined
-  const asSent = (value: object): string => {
-    if (sent?.value === value && sent.status === status) return sent.body
-    reply.code(status)
-    const body = String(reply.serialize(value))
-    sent = { value, status, body }
-    return body
-  }
   return {
     actor: request.actor!,
     requestId: request.id,
@@ -25,7 +16,6 @@ export function commandContext(request: FastifyRequest, reply: FastifyReply, sta
     foundExisting: () => {
       status = 200
     },
-    asSent,
     transaction: async (work) => {
       const held = request.idempotencyKey
       try {
@@ -43,10 +33,12 @@ export function commandContext(request: FastifyRequest, reply: FastifyReply, sta
           }
           await entry?.held()
           reply.code(status)
-          // Serialized once (issue 14): the bytes stored for the key, or already for an event, are the ones sent.
-          const body = held || (sent !== undefined && sent.value === result) ? asSent(result as object) : undefined
-          if (held) await held.complete(trx, status, body!)
-          if (body !== undefined) sendsSerialized(reply, result, body)
+          if (held) {
+            const body = String(reply.serialize(result))
+            await held.complete(trx, status, body)
+            // Serialized once (issue 14): the stored bytes are the ones sent.
+            sendsSerialized(reply, result, body)
+          }
           return result
         })
       } catch (error) {
