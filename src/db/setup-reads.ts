@@ -53,6 +53,13 @@ function frozen(answer: QueryResult<unknown>): QueryResult<unknown> {
   return Object.freeze(answer)
 }
 
+/** What is remembered on the database `run` runs on; looked up only by a run that has setup reads (most have none). */
+function rememberedOn(run: TransactionPath['run']): Map<string, Remembered> {
+  let remembered = rememberedBy.get(run)
+  if (!remembered) rememberedBy.set(run, (remembered = new Map()))
+  return remembered
+}
+
 /** The organization's answers under `token`: those remembered, or none yet when the token is new. */
 function answersUnder(remembered: Map<string, Remembered>, organizationId: string, token: string | null): Remembered {
   const known = remembered.get(organizationId)
@@ -70,8 +77,6 @@ function answersUnder(remembered: Map<string, Remembered>, organizationId: strin
  * changed it.
  */
 export function runWithSetupReads(run: TransactionPath['run'], queries: readonly CompiledQuery[]): QueryResult<unknown>[] {
-  let remembered = rememberedBy.get(run)
-  if (!remembered) rememberedBy.set(run, (remembered = new Map()))
   // The organization whose token was read for the run of setup reads under way, and its answers.
   let current: { organizationId: string; under: Remembered } | undefined
   return queries.map((query) => {
@@ -80,7 +85,7 @@ export function runWithSetupReads(run: TransactionPath['run'], queries: readonly
       current = undefined
       return run(query)
     }
-    if (current?.organizationId !== organizationId) current = { organizationId, under: answersUnder(remembered!, organizationId, tokenOf(run, organizationId)) }
+    if (current?.organizationId !== organizationId) current = { organizationId, under: answersUnder(rememberedOn(run), organizationId, tokenOf(run, organizationId)) }
     const { under } = current
     let bySql = under.answers.get(query.sql)
     if (!bySql) under.answers.set(query.sql, (bySql = new Map()))
