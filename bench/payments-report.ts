@@ -9,6 +9,8 @@ export interface Line {
   measurement: Measurement
   /** 1-minute load average of the machine right after the line was measured. */
   load: number
+  /** A Kassa line's throughput over its floor's in every round, in order (the line itself is the median round's). */
+  roundShares?: number[]
 }
 
 /** The floor's lines (prepared-write-server.ts), by how it commits. */
@@ -32,7 +34,7 @@ const percent = (value: number) => `${(value * 100).toFixed(0)}%`
 const verdict = (met: boolean) => (met ? '✅ met' : '❌ not met')
 
 /** The line each Kassa line is held against: group commit on SQLite (the issue's target), the two round trips on PostgreSQL. */
-function floorOf(lines: Line[], backend: Line['backend']): Line | undefined {
+export function floorOf(lines: Line[], backend: Line['backend']): Line | undefined {
   return lines.find((line) => line.backend === backend && line.server === (backend === 'SQLite' ? FLOOR.group : FLOOR.postgres))
 }
 
@@ -42,7 +44,8 @@ function versusFloor(line: Line, floor: Line | undefined): string {
   const throughput = percent(line.measurement.requestsPerSecond / floor.measurement.requestsPerSecond)
   const k = line.measurement.cpuPerRequest
   const f = floor.measurement.cpuPerRequest
-  return k && f ? `${throughput}; CPU ${percent(f / k)}` : throughput
+  const measured = k && f ? `${throughput}; CPU ${percent(f / k)}` : throughput
+  return line.roundShares && line.roundShares.length > 1 ? `${measured} (rounds ${line.roundShares.map(percent).join(' ')})` : measured
 }
 
 function table(lines: Line[]): string[] {
@@ -99,6 +102,8 @@ function targets(lines: Line[], connections: number): string[] {
 export interface RunFacts {
   machine: Machine
   settings: LoadSettings
+  /** Rounds of every line per backend; the table shows the round with the median Kassa ÷ floor ratio. */
+  rounds: number
   command: string
   seconds: number
 }
@@ -113,7 +118,8 @@ export function paymentsSection(lines: Line[], run: RunFacts): string {
     '',
     `- Machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB memory, ${machine.os}; Node ${machine.node}, Fastify ${machine.fastify}, autocannon ${machine.autocannon}`,
     `- Load: ${settings.connections} connections, ${settings.warmup} s warm-up then ${settings.duration} s measured per line, no pipelining; load generator and servers share the machine;`,
-    `  one server at a time, in the order of the table, PostgreSQL vacuumed and analyzed before each; 1-minute load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} (other work on the host lowers every line's req/s)`,
+    `  one server at a time, in the order of the table, PostgreSQL vacuumed and analyzed before each; ${run.rounds} round${run.rounds === 1 ? '' : 's'} of every line per backend, the table showing`,
+    `  the round with the median Kassa ÷ floor ratio (every round's in brackets); 1-minute load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} (other work on the host lowers every line's req/s)`,
     '- Every request: `POST /payments/v2/credit-transfers` with a new Idempotency-Key and a distinct body (amount, reference)',
     '- Kassa: `kassa serve` compiled (`bin/kassa.js` on dist/, as `npm start` runs it), `KASSA_WORKERS` 1 or 2 (node:cluster, one port), LOG_LEVEL silent, rate limit on',
     '  (never reached), HTTP Basic auth of a sandbox owner key, background workers on (idle: the payments wait for approval).',

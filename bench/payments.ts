@@ -11,16 +11,20 @@
  * - PostgreSQL, when BENCH_DATABASE_URL names a server (a scratch database is created and dropped): Kassa with one
  *   process, Kassa with two (`kassa serve`, KASSA_WORKERS=2), the floor (two round trips), bare.
  *
- * Knobs: BENCH_CONNECTIONS (50), BENCH_DURATION (10 s), BENCH_WARMUP (2 s), BENCH_WRITE_DOCS=0 to leave
- * docs/benchmarks.md alone.
+ * Every backend runs BENCH_ROUNDS rounds of all its servers in that order, so that Kassa and its floor meet the same
+ * host conditions back to back (this host's speed drifts by a third within minutes); the table shows the round with
+ * the median Kassa ÷ floor ratio, and every round's ratio beside it.
+ *
+ * Knobs: BENCH_CONNECTIONS (50), BENCH_DURATION (10 s), BENCH_WARMUP (2 s), BENCH_ROUNDS (3), BENCH_WRITE_DOCS=0 to
+ * leave docs/benchmarks.md alone.
  */
 import { randomBytes } from 'node:crypto'
 import { loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { prepareKassaDatabase, startKassaServe } from './kassa-serve.js'
+import { prepareKassaDatabase, startKassaServe, type KassaOwner } from './kassa-serve.js'
 import { measure, type LoadSettings, type Measurement, type Target } from './load.js'
 import { describeMachine } from './machine.js'
-import { FLOOR, paymentsSection, type Line } from './payments-report.js'
+import { FLOOR, floorOf, paymentsSection, type Line } from './payments-report.js'
 import { writeMarkedSection } from './report.js'
 import { basicAuth, counterpartyBody } from './seed.js'
 import { scratchPostgres, scratchSqlite, startBare, startPreparedWrite, type ScratchDatabase, type Server } from './servers.js'
@@ -38,6 +42,7 @@ const settings: LoadSettings = {
   duration: numberFromEnv('BENCH_DURATION', 10),
   warmup: numberFromEnv('BENCH_WARMUP', 2),
 }
+const rounds = Math.max(1, Math.round(numberFromEnv('BENCH_ROUNDS', 3)))
 
 function log(message: string): void {
   process.stderr.write(`${message}\n`)
@@ -123,35 +128,57 @@ async function stopping<T>(running: Server<unknown>, work: () => Promise<T>): Pr
   }
 }
 
+/** One round on a seeded database: Kassa with each number of processes in `kassaWorkers`, the floor with each of `floors`, then bare. */
+async function roundLines(
+  backend: Line['backend'],
+  scratch: ScratchDatabase,
+  owner: KassaOwner,
+  kassaWorkers: number[],
+  floors: Array<'per-request' | 'group'>,
+  seeded: Seeded,
+): Promise<Line[]> {
+  const headers = { authorization: basicAuth(owner.accessKey, owner.secret) }
+  const lines: Line[] = []
+  for (const workers of kassaWorkers) {
+    const kassa = await startKassaServe(scratch.url, workers, owner)
+    lines.push(await stopping(kassa, () => measureCreates(backend, scratch, workers === 1 ? 'Kassa, 1 process' : `Kassa, ${workers} processes`, kassa, seeded, headers)))
+  }
+  const { creditTransfer } = seeded
+  for (const commit of floors) {
+    const server = backend === 'PostgreSQL' ? FLOOR.postgres : FLOOR[commit]
+    const floor = await startPreparedWrite({ databaseUrl: scratch.url, commit, creditTransfer })
+    lines.push(await stopping(floor, () => measureCreates(backend, scratch, server, floor, seeded)))
+  }
+  const bare = await startBare({ counterparty: {}, list: {}, created: {}, creditTransfer })
+  lines.push(await stopping(bare, () => measureCreates(backend, scratch, 'bare', bare, seeded)))
+  return lines
+}
+
+/** Kassa (the first line, one process) over the floor in one round's lines. */
+function share(lines: Line[]): number {
+  return lines[0]!.measurement.requestsPerSecond / floorOf(lines, lines[0]!.backend)!.measurement.requestsPerSecond
+}
+
 /**
- * Kassa with each number of processes in `kassaWorkers` (the first seeds the database), then the floor with each
- * of `floors`, then bare — one server at a time, on the same database.
+ * `rounds` rounds of every server on one database (Kassa seeds it first); the lines of the round with the median
+ * Kassa ÷ floor ratio, each Kassa line carrying its ratio in every round.
  */
 async function backendLines(backend: Line['backend'], scratch: ScratchDatabase, kassaWorkers: number[], floors: Array<'per-request' | 'group'>): Promise<Line[]> {
   try {
     const owner = await prepareKassaDatabase(scratch.url)
-    const headers = { authorization: basicAuth(owner.accessKey, owner.secret) }
-    const lines: Line[] = []
-    let seeded: Seeded | undefined
-    for (const workers of kassaWorkers) {
-      const kassa = await startKassaServe(scratch.url, workers, owner)
-      lines.push(
-        await stopping(kassa, async () => {
-          seeded ??= await seed(kassa.url, headers.authorization)
-          return measureCreates(backend, scratch, workers === 1 ? 'Kassa, 1 process' : `Kassa, ${workers} processes`, kassa, seeded, headers)
-        }),
-      )
+    const kassa = await startKassaServe(scratch.url, 1, owner)
+    const seeded = await stopping(kassa, () => seed(kassa.url, basicAuth(owner.accessKey, owner.secret)))
+    const all: Line[][] = []
+    for (let n = 1; n <= rounds; n += 1) {
+      const lines = await roundLines(backend, scratch, owner, kassaWorkers, floors, seeded)
+      log(`[${backend}] round ${n}: Kassa at ${(share(lines) * 100).toFixed(0)}% of the floor`)
+      all.push(lines)
     }
-    if (!seeded) throw new Error('no Kassa line seeded the database')
-    const { creditTransfer } = seeded
-    for (const commit of floors) {
-      const server = backend === 'PostgreSQL' ? FLOOR.postgres : FLOOR[commit]
-      const floor = await startPreparedWrite({ databaseUrl: scratch.url, commit, creditTransfer })
-      lines.push(await stopping(floor, () => measureCreates(backend, scratch, server, floor, seeded!)))
-    }
-    const bare = await startBare({ counterparty: {}, list: {}, created: {}, creditTransfer })
-    lines.push(await stopping(bare, () => measureCreates(backend, scratch, 'bare', bare, seeded!)))
-    return lines
+    const median = [...all].sort((a, b) => share(a) - share(b))[Math.floor((all.length - 1) / 2)]!
+    const floorOfRound = (lines: Line[]) => floorOf(lines, backend)!.measurement.requestsPerSecond
+    return median.map((line, index) =>
+      line.server.startsWith('Kassa') ? { ...line, roundShares: all.map((lines) => lines[index]!.measurement.requestsPerSecond / floorOfRound(lines)) } : line,
+    )
   } finally {
     await scratch.destroy()
   }
@@ -165,6 +192,7 @@ async function main(): Promise<void> {
   const text = paymentsSection(lines, {
     machine: describeMachine(),
     settings,
+    rounds,
     command: `${postgresUrl ? 'BENCH_DATABASE_URL=postgres://… ' : ''}npx tsx bench/payments.ts`,
     seconds: (performance.now() - began) / 1000,
   })
