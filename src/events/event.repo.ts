@@ -17,6 +17,8 @@ export interface NewEvent {
   message?: string
   /** The entity as it is after the event, with its new version. */
   entity: { version: number }
+  /** `entity` as JSON already, where the request's response serialized it (issue 14: one serialization, not two). */
+  entityJson?: string
 }
 
 const nextSequence = preparedQuery((db, parameter: (name: 'entityId') => string) =>
@@ -39,7 +41,7 @@ function eventRow(event: NewEvent, sequence: number): EventsTable {
     originator: event.originator,
     message: event.message ?? null,
     entity_version: event.entity.version,
-    entity: JSON.stringify(event.entity),
+    entity: event.entityJson ?? JSON.stringify(event.entity),
   }
 }
 

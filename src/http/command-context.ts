@@ -9,6 +9,17 @@ import { sendsSerialized } from './serialize-once.js'
  */
 export function commandContext(request: FastifyRequest, reply: FastifyReply, status: number): CommandContext {
   const { database } = request.server
+  // The last value serialized, for the status it was serialized under (a response schema is per status). A result may
+  // be undefined (a 204), so "none yet" is told apart from it by `sent` itself, never by comparing `sent?.value`.
+  let sent: { value: unknown; status: number; body: string } | undefined
+  const wasSent = (value: unknown): boolean => sent !== undefined && sent.value === value && sent.status === status
+  const serialized = (value: unknown): string => {
+    if (sent !== undefined && wasSent(value)) return sent.body
+    reply.code(status)
+    const body = String(reply.serialize(value))
+    sent = { value, status, body }
+    return body
+  }
   return {
     actor: request.actor!,
     requestId: request.id,
@@ -16,6 +27,7 @@ export function commandContext(request: FastifyRequest, reply: FastifyReply, sta
     foundExisting: () => {
       status = 200
     },
+    asSent: serialized,
     transaction: async (work) => {
       const held = request.idempotencyKey
       try {
@@ -33,12 +45,10 @@ export function commandContext(request: FastifyRequest, reply: FastifyReply, sta
           }
           await entry?.held()
           reply.code(status)
-          if (held) {
-            const body = String(reply.serialize(result))
-            await held.complete(trx, status, body)
-            // Serialized once (issue 14): the stored bytes are the ones sent.
-            sendsSerialized(reply, result, body)
-          }
+          // Serialized once (issue 14): the bytes stored for the key, or already for an event, are the ones sent.
+          const body = held || wasSent(result) ? serialized(result) : undefined
+          if (held) await held.complete(trx, status, body!)
+          if (body !== undefined) sendsSerialized(reply, result, body)
           return result
         })
       } catch (error) {

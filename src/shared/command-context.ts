@@ -17,6 +17,12 @@ export interface CommandContext {
   clientAddress?: string
   transaction<T>(work: (trx: Trx) => Promise<T>): Promise<T>
   /**
+   * `value` as the client receives it, where `work` returns it: serialized by the route's response schema, and sent
+   * (and stored for the Idempotency-Key) as these very bytes, so that an event of the same entity reuses them (issue
+   * 14). Absent outside HTTP.
+   */
+  asSent?(value: object): string
+  /**
    * Called inside `work` by a create that found the resource it describes already there and returns it instead of
    * making a second one (reference: an equivalent entity): over HTTP the answer, stored one included, is 200, not 201.
    */

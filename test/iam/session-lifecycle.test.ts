@@ -160,6 +160,21 @@ describe('passwords', () => {
     expect(event!.entity).not.toContain('herons')
   })
 
+  it('changes the password with an Idempotency-Key, as the dashboard sends it: 204, and 204 again on a replay', async () => {
+    // A 204 has no result to serialize: the key stores the empty answer (a regression of CommandContext.asSent).
+    const grace = await person(t, 'admin')
+    const here = await signIn(t, grace)
+    const body = { currentPassword: grace.password, newPassword: 'seven quiet herons by the canal' }
+    const change = () => asSession(t, here, { method: 'POST', url: CHANGE_PASSWORD, body, headers: { 'idempotency-key': `password-change-${grace.userId}` } })
+    const first = await change()
+    expectStatus(first, 204)
+    expect(first.body).toBe('')
+    const replay = await change()
+    expectStatus(replay, 204)
+    expect(replay.headers['idempotent-replayed']).toBe('true')
+    await signIn(t, { email: grace.email, password: body.newPassword })
+  })
+
   it('a one-time password signs in once for nothing but choosing a new one', async () => {
     const organization = await createSandboxOrganization(t.db.database, 'First start', { ownerSignIn: true })
     const { email, oneTimePassword } = organization.signIn!

@@ -181,7 +181,7 @@ export function createCreditTransferService(bankToday: BankToday, onApproved: ()
      */
     async create(ctx: CommandContext, input: CreateCreditTransfer): Promise<Payment> {
       try {
-        const payment = await ctx.transaction(async (trx) => insertPayment(trx, ctx.actor, await draftCreditTransfer(trx, ctx.actor, input, bankToday)))
+        const payment = await ctx.transaction(async (trx) => insertPayment(trx, ctx.actor, await draftCreditTransfer(trx, ctx.actor, input, bankToday), ctx.asSent))
         if (payment.status === 'APPROVED') onApproved()
         return payment
       } catch (error) {

@@ -88,7 +88,7 @@ export function createDirectDebitService(bankToday: BankToday, onApproved: () =>
             destination: destinationSnapshot,
             destinationHolder: await organizationHolder(trx, actor.organizationId),
             metadata: input.metadata,
-          })
+          }, ctx.asSent)
         })
         if (payment.status === 'APPROVED') onApproved()
         return payment

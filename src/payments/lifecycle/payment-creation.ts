@@ -80,9 +80,10 @@ async function planAndWebhooks(trx: Executor, actor: Actor, draft: PaymentDraft,
  * its CREATED event, and approves it at once (FULLY_APPROVED by the system) when every step is
  * automatic. A payment of a batch of treatment BATCH gets no steps of its own: it waits in CREATED
  * for its batch's approval (credit-transfer-batches/). Runs in the caller's transaction; a duplicate
- * externalId surfaces as a unique violation.
+ * externalId surfaces as a unique violation. `asSent` (the request's CommandContext) serializes the new payment as
+ * its response: the CREATED event stores the same JSON.
  */
-export async function insertPayment(trx: Executor, actor: Actor, draft: PaymentDraft): Promise<Payment> {
+export async function insertPayment(trx: Executor, actor: Actor, draft: PaymentDraft, asSent?: (payment: Payment) => string): Promise<Payment> {
   const approvedWithBatch = draft.batch?.treatment === 'BATCH'
   const { plan, webhooks } = await planAndWebhooks(trx, actor, draft, approvedWithBatch)
   const now = nowIso()
@@ -131,7 +132,16 @@ export async function insertPayment(trx: Executor, actor: Actor, draft: PaymentD
     ...paymentRepo.insertStatements(trx, row, steps),
     ...firstEventStatements(
       trx,
-      { organizationId: actor.organizationId, entityType: PAYMENT_ENTITY_TYPE[draft.kind], entityId: row.id, type: 'CREATED', name: 'CREATED', originator: actor.userId, entity: created },
+      {
+        organizationId: actor.organizationId,
+        entityType: PAYMENT_ENTITY_TYPE[draft.kind],
+        entityId: row.id,
+        type: 'CREATED',
+        name: 'CREATED',
+        originator: actor.userId,
+        entity: created,
+        entityJson: asSent?.(created),
+      },
       webhooks,
     ),
   ])
