@@ -23,6 +23,7 @@ import * as rateLimitHits from './migrations/0022-rate-limit-hits.js'
 import * as ownerRoleIndex from './migrations/0023-owner-role-index.js'
 import * as paymentQueues from './migrations/0024-payment-queues.js'
 import * as setupStateTokens from './migrations/0025-setup-state-tokens.js'
+import * as paymentAccountSetupRead from './migrations/0026-payment-account-setup-read.js'
 
 /** Migrations are listed here in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '0023-owner-role-index': ownerRoleIndex,
   '0024-payment-queues': paymentQueues,
   '0025-setup-state-tokens': setupStateTokens,
+  '0026-payment-account-setup-read': paymentAccountSetupRead,
 }
 
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, type Database, type Executor } from '../../src/db/database.js'
 import { preparedInsert, preparedQuery, runTogether } from '../../src/db/prepared-query.js'
 import { setupRead } from '../../src/db/setup-reads.js'
+import { PAYMENT_ACCOUNT_COLUMNS } from '../../src/financial-data/accounts/account.repo.js'
 import { newId } from '../../src/shared/ids.js'
 import { createTestDatabase, testBackend, type TestDatabase } from '../support/test-database.js'
 
@@ -100,6 +101,18 @@ describe('setup reads', () => {
     } finally {
       await own.destroy()
     }
+  })
+
+  it.skipIf(testBackend() !== 'sqlite')("read of a payment's own account only the identity and columns the accounts' update trigger watches", async () => {
+    const { database } = test
+    const trigger = await database.db
+      .selectFrom('sqlite_master' as never)
+      .select('sql' as never)
+      .where('name' as never, '=', 'setup_token_accounts_update' as never)
+      .executeTakeFirstOrThrow()
+    const watched = /after update of (.+?) on "accounts"/.exec((trigger as { sql: string }).sql)?.[1]?.split(',').map((column) => column.trim().replace(/"/g, ''))
+    const identity = ['id', 'organization_id']
+    expect(watched).toEqual(expect.arrayContaining(PAYMENT_ACCOUNT_COLUMNS.filter((column) => !identity.includes(column))))
   })
 
   it(`are ${testBackend() === 'sqlite' ? 'watched by triggers on every table they read, for each kind of change' : 'read every time on PostgreSQL: it has no triggers'}`, async () => {

@@ -32,6 +32,7 @@ export interface PaymentJson {
   attachedTransactions: Array<{ type: 'TRANSACTION'; id: string }>
   approvalSteps: Array<{ id: string; approvalChainId: string; status: string; approver?: { id: string } }>
   mandate?: { id: string }
+  source: { type: string; id: string; identifiers: Array<{ market: string; type: string; number: string }>; bic?: string }
 }
 
 export interface EventJson {

@@ -6,8 +6,8 @@ import { createWebhook, deliveriesOf, startWebhookTestApp, WEBHOOKS } from '../w
 
 /**
  * Issue 14: on SQLite a payment's create answers its organization's setup reads — approval chains, Owner role,
- * webhooks, the bank's business date, the organization's name — from memory while nothing of them changed
- * (db/setup-reads.ts, migration 0025). Each change made between two creates must be what the second one sees.
+ * webhooks, the bank's business date, the organization's name, its own account — from memory while nothing of them
+ * changed (db/setup-reads.ts, migrations 0025 and 0026). Each change made between two creates must be what the second one sees.
  */
 let t: TestApp
 let org: Setup
@@ -44,6 +44,23 @@ describe("a credit transfer follows its organization's setup as it changes betwe
     expect(changed.statusCode, changed.body).toBeLessThan(300)
     const later = await pay()
     expect((await deliveriesOf(t, webhook.id)).map((delivery) => delivery.entityId)).not.toContain(later.id)
+  })
+
+  it('its own account: new identifiers and BIC from the bank, written between creates, are the next source snapshot', async () => {
+    const accountId = org.eurAccountIds[0]!
+    const before = await pay()
+    const { db } = t.db.database
+    const identifiers = [{ market: 'DE', type: 'IBAN', number: 'DE02120300000000202051' }]
+    await db.updateTable('accounts').set({ identifiers: JSON.stringify(identifiers), bic: 'BYLADEM1001' }).where('id', '=', accountId).execute()
+    try {
+      const after = await pay()
+      expect(after.source).toMatchObject({ id: accountId, identifiers, bic: 'BYLADEM1001' })
+      expect(after.source).not.toEqual(before.source)
+    } finally {
+      const { identifiers: was, bic } = before.source
+      await db.updateTable('accounts').set({ identifiers: JSON.stringify(was), bic: bic ?? null }).where('id', '=', accountId).execute()
+    }
+    expect((await pay()).source).toEqual(before.source)
   })
 
   it("the bank's business date: moved on between creates, the old today is past and the new one taken", async () => {

@@ -1,6 +1,7 @@
 import type { CompiledQuery } from 'kysely'
 import type { Executor } from '../../db/database.js'
 import { preparedQuery } from '../../db/prepared-query.js'
+import { setupRead } from '../../db/setup-reads.js'
 import { containsText } from '../../db/text-search.js'
 import type { AccountsTable } from '../../db/schema.js'
 import { keysetAfter, type PageRequest } from '../../http/pagination.js'
@@ -42,6 +43,22 @@ export function toAccount(row: AccountsTable): Account {
 
 const accountById = preparedQuery((db, parameter: (name: 'organizationId' | 'id') => string) =>
   db.selectFrom('accounts').selectAll().where('organization_id', '=', parameter('organizationId')).where('id', '=', parameter('id')),
+)
+
+/**
+ * What a payment reads of its own account, for its snapshot (payments/credit-transfers). A setup read
+ * (db/setup-reads.ts): beside the identity, which no update changes, only columns that migration 0026's trigger
+ * watches (test/db/setup-reads.test.ts holds the two lists together).
+ */
+export const PAYMENT_ACCOUNT_COLUMNS = ['id', 'organization_id', 'market', 'currency', 'identifiers', 'bic'] as const
+export type PaymentAccount = Pick<AccountsTable, (typeof PAYMENT_ACCOUNT_COLUMNS)[number]>
+
+const paymentAccountById = preparedQuery((db, parameter: (name: 'organizationId' | 'id') => string) =>
+  db
+    .selectFrom('accounts')
+    .select([...PAYMENT_ACCOUNT_COLUMNS])
+    .where('organization_id', '=', parameter('organizationId'))
+    .where('id', '=', parameter('id')),
 )
 
 /** The type of the connection an account is on: every payment's bank business date asks it (issue 14). */
@@ -110,9 +127,12 @@ export const accountRepo = {
     return db.selectFrom('accounts').selectAll().where('organization_id', '=', organizationId).where('external_id', '=', ref.externalId).executeTakeFirst()
   },
 
-  /** find by id as a statement to run with others (runTogether): a credit transfer's reads (payments/credit-transfers). */
-  findStatement(db: Executor, organizationId: string, id: string): CompiledQuery<AccountsTable> {
-    return accountById.bind(db, { organizationId, id })
+  /**
+   * A payment's own account by id, as a setup read to run with others (runTogether): a credit transfer's reads
+   * (payments/credit-transfers), answered from memory on SQLite while the organization's setup is unchanged.
+   */
+  paymentAccountStatement(db: Executor, organizationId: string, id: string): CompiledQuery<PaymentAccount> {
+    return setupRead(organizationId, paymentAccountById.bind(db, { organizationId, id }))
   },
 
   /** Oldest first, the order the bank lists them in; fetches `limit + 1` rows for the pager. */

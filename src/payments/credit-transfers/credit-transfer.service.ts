@@ -1,9 +1,9 @@
 import type { CompiledQuery, QueryResult } from 'kysely'
 import type { Executor } from '../../db/database.js'
-import type { AccountsTable, CounterpartiesTable, ExternalAccountsTable } from '../../db/schema.js'
+import type { CounterpartiesTable, ExternalAccountsTable } from '../../db/schema.js'
 import { isUniqueViolation } from '../../db/errors.js'
 import { runTogether } from '../../db/prepared-query.js'
-import { accountRepo } from '../../financial-data/accounts/index.js'
+import { accountRepo, type PaymentAccount } from '../../financial-data/accounts/index.js'
 import { ApiError, invalidField } from '../../http/errors.js'
 import type { Actor } from '../../iam/actor.js'
 import type { CommandContext } from '../../shared/command-context.js'
@@ -19,7 +19,7 @@ import type { AccountHolder, AccountSnapshot } from '../lifecycle/payment.schema
 import { checkExecutionDate, checkScheme } from './credit-transfer.rules.js'
 import type { CreateCreditTransfer } from './credit-transfer.schemas.js'
 
-export function ownAccountSnapshot(account: AccountsTable): AccountSnapshot {
+export function ownAccountSnapshot(account: PaymentAccount): AccountSnapshot {
   return {
     type: 'ACCOUNT',
     id: account.id,
@@ -82,7 +82,7 @@ interface Destination {
 async function readParties(trx: Executor, actor: Actor, input: CreateCreditTransfer, bankToday: BankToday) {
   const { organizationId } = actor
   const date = bankToday.reads(trx, { organizationId, accountId: input.source.id })
-  const own = [accountRepo.findStatement(trx, organizationId, input.source.id), organizationHolderStatement(trx, organizationId)] as const
+  const own = [accountRepo.paymentAccountStatement(trx, organizationId, input.source.id), organizationHolderStatement(trx, organizationId)] as const
   const creation = creationStatements(trx, organizationId)
   const shared = [...own, ...creation, ...date.statements] as const
   const answers = await runTogether(trx, [...shared, ...destinationStatements(trx, actor, input)])
@@ -102,7 +102,7 @@ async function readParties(trx: Executor, actor: Actor, input: CreateCreditTrans
 /** The destination's reads: an external account, locked, with its counterparty; or another own account. */
 function destinationStatements(trx: Executor, actor: Actor, input: CreateCreditTransfer): readonly CompiledQuery[] {
   const { type, id } = input.destination
-  return type === 'EXTERNAL_ACCOUNT' ? externalAccountStatements(trx, actor, id) : [accountRepo.findStatement(trx, actor.organizationId, id)]
+  return type === 'EXTERNAL_ACCOUNT' ? externalAccountStatements(trx, actor, id) : [accountRepo.paymentAccountStatement(trx, actor.organizationId, id)]
 }
 
 /** The destination from destinationStatements' answers. @throws ApiError invalid_request (400 naming destination.id). */
@@ -111,7 +111,7 @@ function destinationOf(input: CreateCreditTransfer, sourceHolder: AccountHolder,
     const [external, counterparty] = answers as [QueryResult<ExternalAccountsTable>, QueryResult<CounterpartiesTable>]
     return counterpartyAccountOf(external.rows[0], counterparty.rows[0], 'destination.id')
   }
-  const found = (answers[0] as QueryResult<AccountsTable>).rows[0]
+  const found = (answers[0] as QueryResult<PaymentAccount>).rows[0]
   if (!found) throw invalidField('destination.id', 'is not an account of this organization')
   if (found.id === input.source.id) throw invalidField('destination.id', 'must differ from the source account')
   return { snapshot: ownAccountSnapshot(found), holder: sourceHolder, externalAccountId: null, counterpartyId: null }
