@@ -3,13 +3,14 @@ import type { TransactionPath } from './read-path.js'
 
 /**
  * Reads of an organization's setup — its name, roles, approval chains, webhooks, bank connections, the sandbox bank's
- * date — that every payment created makes, answered from memory inside a SQLite transaction while the organization's
- * state token is the one they were read under (issue 14: seven of a create's statements). Migration 0025's triggers
- * give the organization a new random token with every change to a row such a read sees, in the changing statement
- * itself, whichever connection or process makes it; a rollback restores the token with the rows. So one read of the
- * token, in the same transaction, tells whether a remembered answer is still what the read would answer.
+ * date, the payment's own account — that every payment created makes, answered from memory inside a SQLite transaction
+ * while the organization's state token is the one they were read under (issue 14: eight of a create's statements).
+ * Migration 0025's triggers (the accounts' update trigger re-created by 0026) give the organization a new random
+ * token with every change to a row such a read sees, in the changing statement itself, whichever connection or
+ * process makes it; a rollback restores the token with the rows. So one read of the token, in the same transaction,
+ * tells whether a remembered answer is still what the read would answer.
  *
- * Only for reads of the tables migration 0025 watches, of the organization named (or of rows that belong to it), and
+ * Only for reads of the tables those triggers watch, of the organization named (or of rows that belong to it), and
  * of no column its triggers leave out. PostgreSQL reads them every time (its triggers are not there): they go out in
  * the same round trip as the create's other reads.
  */

@@ -105,12 +105,8 @@ describe('setup reads', () => {
 
   it.skipIf(testBackend() !== 'sqlite')("read of a payment's own account only the identity and columns the accounts' update trigger watches", async () => {
     const { database } = test
-    const trigger = await database.db
-      .selectFrom('sqlite_master' as never)
-      .select('sql' as never)
-      .where('name' as never, '=', 'setup_token_accounts_update' as never)
-      .executeTakeFirstOrThrow()
-    const watched = /after update of (.+?) on "accounts"/.exec((trigger as { sql: string }).sql)?.[1]?.split(',').map((column) => column.trim().replace(/"/g, ''))
+    const [trigger] = (await sql<{ sql: string }>`select sql from sqlite_master where type = 'trigger' and name = 'setup_token_accounts_update'`.execute(database.db)).rows
+    const watched = /after update of (.+?) on "accounts"/.exec(trigger?.sql ?? '')?.[1]?.split(',').map((column) => column.trim().replace(/"/g, ''))
     const identity = ['id', 'organization_id']
     expect(watched).toEqual(expect.arrayContaining(PAYMENT_ACCOUNT_COLUMNS.filter((column) => !identity.includes(column))))
   })

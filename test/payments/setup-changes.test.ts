@@ -7,7 +7,8 @@ import { createWebhook, deliveriesOf, startWebhookTestApp, WEBHOOKS } from '../w
 /**
  * Issue 14: on SQLite a payment's create answers its organization's setup reads — approval chains, Owner role,
  * webhooks, the bank's business date, the organization's name, its own account — from memory while nothing of them
- * changed (db/setup-reads.ts, migrations 0025 and 0026). Each change made between two creates must be what the second one sees.
+ * changed (db/setup-reads.ts, migrations 0025 and 0026). Each change made between two creates must be what the
+ * second one sees.
  */
 let t: TestApp
 let org: Setup

@@ -32,17 +32,28 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('token', 'text', (column) => column.notNull())
     .execute()
   if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return
-  for (const { table, organization, columns } of WATCHED) {
-    for (const [event, row] of [['insert', 'new'], ['update', 'new'], ['delete', 'old']] as const) {
-      const on = event === 'update' && columns ? `update of ${columns.map((column) => `"${column}"`).join(', ')}` : event
-      await sql
-        .raw(
-          `create trigger "setup_token_${table}_${event}" after ${on} on "${table}" begin
-             insert into "setup_state_tokens" ("organization_id", "token") values (${row}."${organization}", hex(randomblob(8)))
-             on conflict ("organization_id") do update set "token" = excluded."token";
-           end`,
-        )
-        .execute(db)
-    }
+  for (const watched of WATCHED) {
+    for (const event of ['insert', 'update', 'delete'] as const) await createTokenTrigger(db, watched, event)
   }
+}
+
+/**
+ * The trigger that gives the organization of the row changed by `event` on `table` a new random token (see above);
+ * for an update, only of `columns` where given. Also used by migration 0026, which re-creates the accounts' one.
+ */
+export async function createTokenTrigger(
+  db: Kysely<unknown>,
+  { table, organization, columns }: { table: string; organization: string; columns?: readonly string[] },
+  event: 'insert' | 'update' | 'delete',
+): Promise<void> {
+  const row = event === 'delete' ? 'old' : 'new'
+  const on = event === 'update' && columns ? `update of ${columns.map((column) => `"${column}"`).join(', ')}` : event
+  await sql
+    .raw(
+      `create trigger "setup_token_${table}_${event}" after ${on} on "${table}" begin
+         insert into "setup_state_tokens" ("organization_id", "token") values (${row}."${organization}", hex(randomblob(8)))
+         on conflict ("organization_id") do update set "token" = excluded."token";
+       end`,
+    )
+    .execute(db)
 }
