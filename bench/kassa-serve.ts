@@ -4,14 +4,17 @@
  * first: tsx's on-the-fly transform costs about a tenth of a create's CPU, which operators never pay), on a
  * database the runner set up with a sandbox organization first (so serve seeds none). Its CPU time is the whole
  * process tree's — the primary and every worker — read from /proc, since the workers are not ours to ask over IPC.
+ * The checkout is this one unless another is named: Kassa at an earlier commit (as-filed.ts), built and run alike.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { fileURLToPath } from 'node:url'
-import { openDatabase } from '../src/db/database.js'
-import { createSandboxOrganization } from '../src/organizations/organization.service.js'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { kassaNodeFlags, type Server } from './servers.js'
+
+/** The root of this checkout, whose `dist/` the benchmarks run unless told of another. */
+export const THIS_CHECKOUT = fileURLToPath(new URL('..', import.meta.url))
 
 /** The sandbox organization the benchmark works in, and its Owner's access key. */
 export interface KassaOwner {
@@ -20,8 +23,12 @@ export interface KassaOwner {
   secret: string
 }
 
-/** Migrates the empty database at `url` and creates the benchmark's sandbox organization. */
-export async function prepareKassaDatabase(url: string): Promise<KassaOwner> {
+/** Migrates the empty database at `url` and creates the benchmark's sandbox organization, with the checkout's own code. */
+export async function prepareKassaDatabase(url: string, checkout = THIS_CHECKOUT): Promise<KassaOwner> {
+  buildServer(checkout)
+  const compiled = (path: string) => pathToFileURL(join(checkout, 'dist', 'src', path)).href
+  const { openDatabase } = (await import(compiled('db/database.js'))) as typeof import('../src/db/database.js')
+  const { createSandboxOrganization } = (await import(compiled('organizations/organization.service.js'))) as typeof import('../src/organizations/organization.service.js')
   const database = openDatabase(url)
   try {
     await database.migrate()
@@ -104,21 +111,21 @@ function stopper(child: ChildProcess): () => Promise<void> {
     })
 }
 
-let built = false
+const built = new Set<string>()
 
-/** Compiles the server into dist/ (incremental: a second or two when it is up to date), once per run. */
-function buildServer(): void {
-  if (built) return
-  const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url))
-  execFileSync(process.execPath, [tsc, '-p', fileURLToPath(new URL('../tsconfig.build.json', import.meta.url))], { stdio: 'inherit' })
-  built = true
+/** Compiles the checkout's server into its dist/ (incremental: a second or two when it is up to date), once per run. */
+function buildServer(checkout: string): void {
+  if (built.has(checkout)) return
+  const tsc = join(checkout, 'node_modules', 'typescript', 'bin', 'tsc')
+  execFileSync(process.execPath, [tsc, '-p', join(checkout, 'tsconfig.build.json')], { stdio: 'inherit' })
+  built.add(checkout)
 }
 
 /** `kassa serve` with `workers` HTTP processes on the prepared database at `url`, rate limit far above the load, logging off. */
-export async function startKassaServe(url: string, workers: number, owner: KassaOwner): Promise<Server<KassaOwner>> {
-  buildServer()
+export async function startKassaServe(url: string, workers: number, owner: KassaOwner, checkout = THIS_CHECKOUT): Promise<Server<KassaOwner>> {
+  buildServer(checkout)
   const port = await freePort()
-  const child = spawn(process.execPath, [...kassaNodeFlags(), fileURLToPath(new URL('../bin/kassa.js', import.meta.url)), 'serve'], {
+  const child = spawn(process.execPath, [...kassaNodeFlags(), join(checkout, 'bin', 'kassa.js'), 'serve'], {
     env: {
       ...process.env,
       NODE_ENV: 'production',

@@ -11,6 +11,9 @@
  * - PostgreSQL, when BENCH_DATABASE_URL names a server (a scratch database is created and dropped): Kassa with one
  *   process, Kassa with two (`kassa serve`, KASSA_WORKERS=2), the floor (two round trips), bare.
  *
+ * Beside Kassa, each backend runs Kassa as issue 14 was filed (as-filed.ts: commit 2e4cc7d, one process, its own
+ * scratch database) for the issue's "≥ 3×" and "≥ 5× today's throughput"; BENCH_AS_FILED=0 leaves it out.
+ *
  * Every backend runs BENCH_ROUNDS rounds of all its servers in that order, so that Kassa and its floor meet the same
  * host conditions back to back (this host's speed drifts by a third within minutes); the table shows the round with
  * the median Kassa ÷ floor ratio, and every round's ratio beside it.
@@ -21,10 +24,11 @@
 import { randomBytes } from 'node:crypto'
 import { loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
+import { AS_FILED_COMMIT, checkOutAsFiled, type AsFiledCheckout } from './as-filed.js'
 import { prepareKassaDatabase, startKassaServe, type KassaOwner } from './kassa-serve.js'
 import { measure, type LoadSettings, type Measurement, type Target } from './load.js'
 import { describeMachine } from './machine.js'
-import { FLOOR, floorOf, paymentsSection, type Line } from './payments-report.js'
+import { asFiledName, FLOOR, floorOf, paymentsSection, type Line } from './payments-report.js'
 import { writeMarkedSection } from './report.js'
 import { basicAuth, counterpartyBody } from './seed.js'
 import { scratchPostgres, scratchSqlite, startBare, startPreparedWrite, type ScratchDatabase, type Server } from './servers.js'
@@ -128,21 +132,47 @@ async function stopping<T>(running: Server<unknown>, work: () => Promise<T>): Pr
   }
 }
 
-/** One round on a seeded database: Kassa with each number of processes in `kassaWorkers`, the floor with each of `floors`, then bare. */
+/** A Kassa on its own seeded database: this checkout's, or the one of the issue as filed. */
+interface SeededKassa {
+  scratch: ScratchDatabase
+  owner: KassaOwner
+  seeded: Seeded
+  checkout?: string
+}
+
+/** Migrates and seeds `scratch` with the checkout's Kassa (this one unless named). */
+async function seededKassa(scratch: ScratchDatabase, checkout?: string): Promise<SeededKassa> {
+  const owner = await prepareKassaDatabase(scratch.url, checkout)
+  const kassa = await startKassaServe(scratch.url, 1, owner, checkout)
+  const seeded = await stopping(kassa, () => seed(kassa.url, basicAuth(owner.accessKey, owner.secret)))
+  return { scratch, owner, seeded, checkout }
+}
+
+/** One line of creates against a Kassa with `workers` processes on its seeded database. */
+async function kassaLine(backend: Line['backend'], server: string, target: SeededKassa, workers: number): Promise<Line> {
+  const { scratch, owner, seeded, checkout } = target
+  const kassa = await startKassaServe(scratch.url, workers, owner, checkout)
+  const headers = { authorization: basicAuth(owner.accessKey, owner.secret) }
+  return stopping(kassa, () => measureCreates(backend, scratch, server, kassa, seeded, headers))
+}
+
+/**
+ * One round: Kassa with each number of processes in `kassaWorkers`, Kassa as filed (one process, when checked out),
+ * the floor with each of `floors` on Kassa's database, then bare.
+ */
 async function roundLines(
   backend: Line['backend'],
-  scratch: ScratchDatabase,
-  owner: KassaOwner,
+  current: SeededKassa,
+  asFiled: SeededKassa | undefined,
   kassaWorkers: number[],
   floors: Array<'per-request' | 'group'>,
-  seeded: Seeded,
 ): Promise<Line[]> {
-  const headers = { authorization: basicAuth(owner.accessKey, owner.secret) }
+  const { scratch, seeded } = current
   const lines: Line[] = []
   for (const workers of kassaWorkers) {
-    const kassa = await startKassaServe(scratch.url, workers, owner)
-    lines.push(await stopping(kassa, () => measureCreates(backend, scratch, workers === 1 ? 'Kassa, 1 process' : `Kassa, ${workers} processes`, kassa, seeded, headers)))
+    lines.push(await kassaLine(backend, workers === 1 ? 'Kassa, 1 process' : `Kassa, ${workers} processes`, current, workers))
   }
+  if (asFiled) lines.push(await kassaLine(backend, asFiledName(AS_FILED_COMMIT), asFiled, 1))
   const { creditTransfer } = seeded
   for (const commit of floors) {
     const server = backend === 'PostgreSQL' ? FLOOR.postgres : FLOOR[commit]
@@ -163,14 +193,25 @@ function share(lines: Line[]): number {
  * `rounds` rounds of every server on one database (Kassa seeds it first); the lines of the round with the median
  * Kassa ÷ floor ratio, each Kassa line carrying its ratio in every round.
  */
-async function backendLines(backend: Line['backend'], scratch: ScratchDatabase, kassaWorkers: number[], floors: Array<'per-request' | 'group'>): Promise<Line[]> {
+async function backendLines(
+  backend: Line['backend'],
+  scratch: () => Promise<ScratchDatabase>,
+  asFiledCheckout: AsFiledCheckout | undefined,
+  kassaWorkers: number[],
+  floors: Array<'per-request' | 'group'>,
+): Promise<Line[]> {
+  const scratches: ScratchDatabase[] = []
+  const fresh = async () => {
+    const made = await scratch()
+    scratches.push(made)
+    return made
+  }
   try {
-    const owner = await prepareKassaDatabase(scratch.url)
-    const kassa = await startKassaServe(scratch.url, 1, owner)
-    const seeded = await stopping(kassa, () => seed(kassa.url, basicAuth(owner.accessKey, owner.secret)))
+    const current = await seededKassa(await fresh())
+    const asFiled = asFiledCheckout && (await seededKassa(await fresh(), asFiledCheckout.root))
     const all: Line[][] = []
     for (let n = 1; n <= rounds; n += 1) {
-      const lines = await roundLines(backend, scratch, owner, kassaWorkers, floors, seeded)
+      const lines = await roundLines(backend, current, asFiled, kassaWorkers, floors)
       log(`[${backend}] round ${n}: Kassa at ${(share(lines) * 100).toFixed(0)}% of the floor`)
       all.push(lines)
     }
@@ -180,15 +221,21 @@ async function backendLines(backend: Line['backend'], scratch: ScratchDatabase, 
       line.server.startsWith('Kassa') ? { ...line, roundShares: all.map((lines) => lines[index]!.measurement.requestsPerSecond / floorOfRound(lines)) } : line,
     )
   } finally {
-    await scratch.destroy()
+    for (const made of scratches) await made.destroy()
   }
 }
 
 async function main(): Promise<void> {
   const began = performance.now()
-  const lines = await backendLines('SQLite', scratchSqlite(), [1], ['per-request', 'group'])
+  const asFiled = checkOutAsFiled()
   const postgresUrl = process.env.BENCH_DATABASE_URL
-  if (postgresUrl) lines.push(...(await backendLines('PostgreSQL', await scratchPostgres(postgresUrl), [1, 2], ['per-request'])))
+  const lines: Line[] = []
+  try {
+    lines.push(...(await backendLines('SQLite', async () => scratchSqlite(), asFiled, [1], ['per-request', 'group'])))
+    if (postgresUrl) lines.push(...(await backendLines('PostgreSQL', () => scratchPostgres(postgresUrl), asFiled, [1, 2], ['per-request'])))
+  } finally {
+    asFiled?.remove()
+  }
   const text = paymentsSection(lines, {
     machine: describeMachine(),
     settings,
