@@ -1,7 +1,9 @@
 import type { Database, Executor } from '../../db/database.js'
+import { runTogether } from '../../db/prepared-query.js'
 import { readCache } from '../../db/read-cache.js'
+import { setupRead } from '../../db/setup-reads.js'
 import { isUniqueViolation, violatedTable } from '../../db/errors.js'
-import { eventPage, recordEvent, type Event } from '../../events/index.js'
+import { eventPage, firstEventStatements, recordEvent, type Event, type NewEvent } from '../../events/index.js'
 import { ApiError, invalidField } from '../../http/errors.js'
 import { createPatcher, type JsonPatchOperation } from '../../http/json-patch.js'
 import { pageOf, pageRequest, type ListEnvelopeOf } from '../../http/pagination.js'
@@ -14,6 +16,7 @@ import { groupBy } from '../../shared/group-by.js'
 import { newId } from '../../shared/ids.js'
 import { requireLive } from '../../shared/lookup.js'
 import { lostRace } from '../../shared/lost-race.js'
+import { liveWebhooksOf, liveWebhooksStatement } from '../../webhooks/index.js'
 import { EXTERNAL_ACCOUNTS, externalAccountRepo, newExternalAccountRow, toExternalAccount } from '../external-accounts/index.js'
 import { lockScope } from './counterparty-entities.js'
 import { counterpartyRepo, toCounterparty } from './counterparty.repo.js'
@@ -93,14 +96,20 @@ export function createCounterpartyService(database: Database) {
             updated: now,
             deleted_at: null,
           }
-          await counterpartyRepo.insert(trx, row)
-          await externalAccountRepo.insertMany(trx, accountRows)
           const counterparty = toCounterparty(row, accountRows)
           const originator = ctx.actor.userId
-          await recordEvent(trx, { organizationId, entityType: COUNTERPARTIES, entityId: id, type: 'CREATED', name: 'CREATED', originator, entity: counterparty })
-          for (const account of counterparty.accounts) {
-            await recordEvent(trx, { organizationId, entityType: EXTERNAL_ACCOUNTS, entityId: account.id, type: 'CREATED', name: 'CREATED', originator, entity: account })
-          }
+          const event = (entityType: string, entity: { id: string; version: number }, entityJson?: string): NewEvent =>
+            ({ organizationId, entityType, entityId: entity.id, type: 'CREATED', name: 'CREATED', originator, entity, entityJson })
+          // The rows, their CREATED events and the events' deliveries written together (on PostgreSQL one round trip
+          // with the commit: issue 14); the counterparty's event stores its JSON as the response sends it.
+          const [webhooks] = await runTogether(trx, [setupRead(organizationId, liveWebhooksStatement(trx, organizationId))])
+          const live = liveWebhooksOf(webhooks.rows)
+          await runTogether(trx, [
+            counterpartyRepo.insertStatement(trx, row),
+            ...accountRows.map((account) => externalAccountRepo.insertStatement(trx, account)),
+            ...firstEventStatements(trx, event(COUNTERPARTIES, counterparty, ctx.asSent?.(counterparty)), live),
+            ...counterparty.accounts.flatMap((account) => firstEventStatements(trx, event(EXTERNAL_ACCOUNTS, account), live)),
+          ])
           return counterparty
         })
       } catch (error) {

@@ -1,7 +1,7 @@
 import { sql, type CompiledQuery, type RawBuilder } from 'kysely'
 import type { Executor } from '../../db/database.js'
 import { sharedUntilCommit } from '../../db/claims.js'
-import { preparedStatement } from '../../db/prepared-query.js'
+import { preparedInsert, preparedStatement } from '../../db/prepared-query.js'
 import type { ExternalAccountsTable } from '../../db/schema.js'
 import { keysetAfter, type PageRequest } from '../../http/pagination.js'
 import type { ResourceRef } from '../../http/resource-ref.js'
@@ -74,9 +74,13 @@ const lockLiveById = preparedStatement((db, parameter: (name: 'organizationId' |
   ),
 )
 
+// A new account's row, as a new counterparty's (counterparty.repo.ts): its failure reported by the next statement.
+const insertAccountRow = preparedInsert('external_accounts', { answeredWithNext: true })
+
 export const externalAccountRepo = {
-  async insertMany(trx: Executor, rows: ExternalAccountsTable[]): Promise<void> {
-    if (rows.length > 0) await trx.insertInto('external_accounts').values(rows).execute()
+  /** The statement that stores a new account, to run with others (runTogether). */
+  insertStatement(trx: Executor, row: ExternalAccountsTable): CompiledQuery {
+    return insertAccountRow.bind(trx, row)
   },
 
   /** Including deleted rows, so a deleted account answers 410 rather than 404. */

@@ -1,6 +1,7 @@
 import type { Database, Executor } from '../../db/database.js'
 import type { ExternalAccountsTable } from '../../db/schema.js'
 import { isUniqueViolation, violatedTable } from '../../db/errors.js'
+import { runTogether } from '../../db/prepared-query.js'
 import { recordEvent } from '../../events/index.js'
 import { ApiError, invalidField } from '../../http/errors.js'
 import { createPatcher, type JsonPatchOperation } from '../../http/json-patch.js'
@@ -103,7 +104,7 @@ export function createExternalAccountService(database: Database, holders: Accoun
           if ((await externalAccountRepo.countLiveOfCounterparty(trx, counterpartyId)) >= MAX_ACCOUNTS_PER_COUNTERPARTY) {
             throw new ApiError('conflict', `The counterparty already has ${MAX_ACCOUNTS_PER_COUNTERPARTY} external accounts, the most it may have`)
           }
-          await externalAccountRepo.insertMany(trx, [row])
+          await runTogether(trx, [externalAccountRepo.insertStatement(trx, row)])
           // Read back with its counterparty's entityIds, which it inherits.
           const stored = (await externalAccountRepo.find(trx, organizationId, { id: row.id }))!
           const account = toExternalAccount(stored, stored.counterparty_entity_ids)
