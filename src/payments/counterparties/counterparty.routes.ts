@@ -23,7 +23,8 @@ export function counterpartyRoutes(app: ApiApp): void {
   app.post(
     '/payments/v2/counterparties',
     {
-      config: { permission: 'counterparties:create' },
+      // Nothing but the body's validation before the service's one transaction, where the key is looked up (issue 14).
+      config: { permission: 'counterparties:create', idempotency: 'transaction' },
       schema: {
         tags,
         summary: 'Create a counterparty with its external accounts',

@@ -1,0 +1,81 @@
+import pg from 'pg'
+
+/**
+ * issue 14: the round trips of a request's transaction on PostgreSQL, counted on node-postgres' real client — wrapped
+ * while counting, not replaced: a round trip starts whenever a query is sent to a connection with no query in flight;
+ * queries sent while others are in flight are pipelined onto the same trip.
+ */
+export interface Sent {
+  client: object
+  text: string
+  name?: string
+  /** Sent with nothing in flight on its connection: the start of a round trip. */
+  startsTrip: boolean
+}
+
+/** A query as the driver sends it: SQL text with its values, or a named statement's query object (a Submittable). */
+type QueryArgument = string | { text: string; name?: string; submit?: unknown; callback?: (...answer: unknown[]) => void }
+
+const original = pg.Client.prototype.query
+let counting: Sent[] | undefined
+const inFlight = new WeakMap<object, number>()
+
+function countingQuery(this: pg.Client, ...args: unknown[]) {
+  const config = args[0] as QueryArgument
+  const pending = inFlight.get(this) ?? 0
+  const text = typeof config === 'string' ? config : config.text
+  counting?.push({ client: this, text, ...(typeof config !== 'string' && config.name ? { name: config.name } : {}), startsTrip: pending === 0 })
+  inFlight.set(this, pending + 1)
+  const done = () => inFlight.set(this, (inFlight.get(this) ?? 1) - 1)
+  if (typeof config !== 'string' && config.submit !== undefined) {
+    // node-postgres answers a Submittable through its callback, and returns the object itself.
+    const { callback } = config
+    config.callback = (...answer: unknown[]) => {
+      done()
+      callback?.(...answer)
+    }
+    return (original as (...a: unknown[]) => unknown).apply(this, args)
+  }
+  const answer = (original as (...a: unknown[]) => Promise<unknown>).apply(this, args)
+  answer.then(done, done)
+  return answer
+}
+
+/** Wraps the client's query (every connection's in-flight count kept from then on); `unwrap` puts it back. */
+export function wrapQueries(): { unwrap(): void } {
+  pg.Client.prototype.query = countingQuery as typeof original
+  return { unwrap: () => void (pg.Client.prototype.query = original) }
+}
+
+/** What a request's transaction sent: from its BEGIN on the connection that sent `firstInsert`, to its end. */
+export interface CountedTransaction {
+  ofTransaction: Sent[]
+  /** Every other query sent meanwhile, but for the rate limit's sync (every 250 ms, on a pool connection of its own:
+   * http/rate-limits/database-store.ts), which no request waits for. */
+  besides: string[]
+  roundTrips: number
+  /** One line a query, → where a round trip starts. */
+  trace: string
+}
+
+/** The queries sent while `work` runs, read as the transaction that inserted into the table `firstInsert` names; `work`'s result beside them. */
+export async function countTransaction<T>(firstInsert: string, work: () => Promise<T>): Promise<CountedTransaction & { result: T }> {
+  const sent: Sent[] = []
+  counting = sent
+  let result: T
+  try {
+    result = await work()
+  } finally {
+    counting = undefined
+  }
+  const transaction = sent.find((query) => query.text.startsWith(`insert into "${firstInsert}"`))?.client
+  const onConnection = sent.filter((query) => query.client === transaction)
+  const ofTransaction = onConnection.slice(onConnection.findIndex((query) => query.text === 'begin'))
+  return {
+    result,
+    ofTransaction,
+    besides: sent.filter((query) => query.client !== transaction && !/"rate_limit_hits"/.test(query.text)).map((query) => query.text.slice(0, 90)),
+    roundTrips: ofTransaction.filter((query) => query.startsTrip).length,
+    trace: ofTransaction.map((query) => `${query.startsTrip ? '→ ' : '  '}${query.name ? `[${query.name}] ` : ''}${query.text.slice(0, 90)}`).join('\n'),
+  }
+}
