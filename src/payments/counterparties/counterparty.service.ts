@@ -100,10 +100,10 @@ export function createCounterpartyService(database: Database) {
           const originator = ctx.actor.userId
           const event = (entityType: string, entity: { id: string; version: number }, entityJson?: string): NewEvent =>
             ({ organizationId, entityType, entityId: entity.id, type: 'CREATED', name: 'CREATED', originator, entity, entityJson })
-          // The rows, their CREATED events and the events' deliveries written together (on PostgreSQL one round trip
-          // with the commit: issue 14); the counterparty's event stores its JSON as the response sends it.
           const [webhooks] = await runTogether(trx, [setupRead(organizationId, liveWebhooksStatement(trx, organizationId))])
           const live = liveWebhooksOf(webhooks.rows)
+          // The rows, their CREATED events and the events' deliveries written together (on PostgreSQL one round trip
+          // with the commit: issue 14); the counterparty's event stores its JSON as the response sends it.
           await runTogether(trx, [
             counterpartyRepo.insertStatement(trx, row),
             ...accountRows.map((account) => externalAccountRepo.insertStatement(trx, account)),
