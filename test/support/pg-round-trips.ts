@@ -1,4 +1,5 @@
 import pg from 'pg'
+import { expect } from 'vitest'
 
 /**
  * issue 14: the round trips of a request's transaction on PostgreSQL, counted on node-postgres' real client — wrapped
@@ -77,5 +78,22 @@ export async function countTransaction<T>(firstInsert: string, work: () => Promi
     besides: sent.filter((query) => query.client !== transaction && !/"rate_limit_hits"/.test(query.text)).map((query) => query.text.slice(0, 90)),
     roundTrips: ofTransaction.filter((query) => query.startsTrip).length,
     trace: ofTransaction.map((query) => `${query.startsTrip ? '→ ' : '  '}${query.name ? `[${query.name}] ` : ''}${query.text.slice(0, 90)}`).join('\n'),
+  }
+}
+
+/**
+ * The counted transaction of a create: it ends in COMMIT, nothing else was sent for it (its key is looked up in the
+ * transaction: route config idempotency 'transaction'), it made at most `maxRoundTrips`, and it inserted into each of
+ * `tables` only by named (prepared) statements.
+ */
+export function expectFoldedCreate(counted: CountedTransaction, maxRoundTrips: number, tables: readonly string[]): void {
+  const { ofTransaction, besides, roundTrips, trace } = counted
+  expect(ofTransaction.at(-1)?.text, trace).toBe('commit')
+  expect(besides).toEqual([])
+  expect(roundTrips, trace).toBeLessThanOrEqual(maxRoundTrips)
+  for (const table of tables) {
+    const inserts = ofTransaction.filter((query) => query.text.startsWith(`insert into "${table}"`))
+    expect(inserts.length, `insert into ${table}\n${trace}`).toBeGreaterThan(0)
+    for (const insert of inserts) expect(insert.name, `insert into ${table}\n${trace}`).toMatch(/^kassa_/)
   }
 }
