@@ -5,11 +5,11 @@ import { basicAuth, startTestApp, type TestApp } from '../support/test-app.js'
 import { testBackend } from '../support/test-database.js'
 
 /**
- * issue 14: a counterparty create on PostgreSQL in as few round trips as a credit transfer's (its test beside this
- * one): BEGIN, the key's advisory lock and row, and the organization's live webhooks, sent together; then the
- * counterparty, its accounts, their CREATED events and their webhook deliveries with the key's answer, sent without
- * waiting (answeredWithNext), with COMMIT. Before they were folded each statement was a round trip: 16 and more with
- * two accounts and a webhook.
+ * issue 14: a counterparty create on PostgreSQL in as few round trips as a payment's (payment-creates.round-trips):
+ * BEGIN, the key's advisory lock and row, and the organization's live webhooks, sent together; then the counterparty,
+ * its accounts, their CREATED events and their webhook deliveries with the key's answer, sent without waiting
+ * (answeredWithNext), with COMMIT. Before they were folded each statement was a round trip: 16 and more with two
+ * accounts and a webhook.
  */
 const TRANSACTION_ROUND_TRIPS = 2
 

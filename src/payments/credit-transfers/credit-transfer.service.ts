@@ -39,12 +39,12 @@ export interface ResolvedCounterpartyAccount {
 }
 
 /** The two reads of resolveExternalAccount, to run with others (runTogether); counterpartyAccountOf reads their answers. */
-function externalAccountStatements(trx: Executor, actor: Actor, id: string) {
+export function externalAccountStatements(trx: Executor, actor: Actor, id: string) {
   return [externalAccountRepo.lockLiveStatement(trx, actor.organizationId, id), counterpartyRepo.ofExternalAccountStatement(trx, actor.organizationId, id)] as const
 }
 
 /** @throws ApiError (400 naming `field`) unless a live external account of a live counterparty was found. */
-function counterpartyAccountOf(external: ExternalAccountsTable | undefined, counterparty: CounterpartiesTable | undefined, field: string): ResolvedCounterpartyAccount {
+export function counterpartyAccountOf(external: ExternalAccountsTable | undefined, counterparty: CounterpartiesTable | undefined, field: string): ResolvedCounterpartyAccount {
   if (!external) throw invalidField(field, 'is not an external account of this organization')
   if (!counterparty || counterparty.deleted_at) throw invalidField(field, 'belongs to a deleted counterparty')
   return {

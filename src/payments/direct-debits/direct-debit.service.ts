@@ -1,32 +1,64 @@
+import type { CompiledQuery, QueryResult } from 'kysely'
 import type { Executor } from '../../db/database.js'
-import type { MandatesTable } from '../../db/schema.js'
+import type { CounterpartiesTable, ExternalAccountsTable, MandatesTable } from '../../db/schema.js'
 import { isUniqueViolation } from '../../db/errors.js'
+import { runTogether } from '../../db/prepared-query.js'
 import { accountRepo } from '../../financial-data/accounts/index.js'
 import { ApiError, invalidField } from '../../http/errors.js'
+import type { Actor } from '../../iam/actor.js'
 import type { CommandContext } from '../../shared/command-context.js'
 import { amountFromInput } from '../../shared/money.js'
 import { checkExecutionDate, checkSepa } from '../credit-transfers/credit-transfer.rules.js'
-import { ownAccountSnapshot, resolveExternalAccount } from '../credit-transfers/credit-transfer.service.js'
+import { counterpartyAccountOf, externalAccountStatements, ownAccountSnapshot } from '../credit-transfers/credit-transfer.service.js'
 import type { BankToday } from '../lifecycle/bank-date.js'
 import type { Payment } from '../lifecycle/payment.js'
-import { insertPayment, organizationHolder } from '../lifecycle/payment-creation.js'
+import { creationStatements, insertPayment, organizationHolderOf, organizationHolderStatement, type CreationAnswers } from '../lifecycle/payment-creation.js'
 import { mandateRepo } from '../mandates/index.js'
 import type { CreateDirectDebit } from './direct-debit.schemas.js'
 
-/** The mandate to collect under: the one named, or the source account's only usable one of the scheme. @throws ApiError (400) */
-async function resolveMandate(db: Executor, organizationId: string, input: CreateDirectDebit): Promise<MandatesTable> {
+/** The mandate to collect under: the one named, or the source account's only usable one of the scheme. */
+function mandateStatement(db: Executor, organizationId: string, input: CreateDirectDebit): CompiledQuery<MandatesTable> {
+  return input.mandateId ? mandateRepo.findStatement(db, organizationId, { id: input.mandateId }) : mandateRepo.usableStatement(db, input.source.id, input.scheme)
+}
+
+/** The mandate from mandateStatement's rows. @throws ApiError (400) */
+function mandateOf(input: CreateDirectDebit, rows: readonly MandatesTable[]): MandatesTable {
   if (input.mandateId) {
-    const mandate = await mandateRepo.find(db, organizationId, { id: input.mandateId })
+    const mandate = rows[0]
     if (!mandate) throw invalidField('mandateId', 'is not a mandate of this organization')
     if (mandate.status === 'CANCELLED') throw invalidField('mandateId', 'is cancelled')
     if (mandate.external_account_id !== input.source.id) throw invalidField('mandateId', 'is for another external account than source.id')
     if (mandate.scheme !== input.scheme) throw invalidField('mandateId', `is a ${mandate.scheme} mandate, not ${input.scheme}`)
     return mandate
   }
-  const usable = await mandateRepo.usable(db, input.source.id, input.scheme)
-  if (usable.length === 0) throw invalidField('source.id', `has no usable ${input.scheme} mandate; register one at /payments/v2/mandates`)
-  if (usable.length > 1) throw invalidField('mandateId', `is required: the source account has ${usable.length} usable ${input.scheme} mandates`)
-  return usable[0]!
+  if (rows.length === 0) throw invalidField('source.id', `has no usable ${input.scheme} mandate; register one at /payments/v2/mandates`)
+  if (rows.length > 1) throw invalidField('mandateId', `is required: the source account has ${rows.length} usable ${input.scheme} mandates`)
+  return rows[0]!
+}
+
+/**
+ * What a direct debit is checked against, read together as a credit transfer's are (runTogether: on PostgreSQL one
+ * round trip): the destination — an own account — and the organization holding it, what the payment's approval steps
+ * and event deliveries are planned from (creationStatements), the source external account, locked, with its
+ * counterparty, the mandate, and the business date of the destination's bank. The answers are checked in that order.
+ */
+async function readParties(trx: Executor, actor: Actor, input: CreateDirectDebit, bankToday: BankToday) {
+  const { organizationId } = actor
+  const own = [accountRepo.paymentAccountStatement(trx, organizationId, input.destination.id), organizationHolderStatement(trx, organizationId)] as const
+  const creation = creationStatements(trx, organizationId)
+  const parties = [...externalAccountStatements(trx, actor, input.source.id), mandateStatement(trx, organizationId, input)] as const
+  const date = bankToday.reads(trx, { organizationId, accountId: input.destination.id })
+  const answers = await runTogether(trx, [...own, ...creation, ...parties, ...date.statements])
+  const [destination, organization] = answers
+  const [external, counterparty, mandate] = answers.slice(own.length + creation.length) as [QueryResult<ExternalAccountsTable>, QueryResult<CounterpartiesTable>, QueryResult<MandatesTable>]
+  return {
+    destination: destination.rows[0],
+    destinationHolder: organizationHolderOf(organizationId, organization.rows),
+    creationAnswers: answers.slice(own.length, own.length + creation.length) as unknown as CreationAnswers,
+    today: () => date.today(answers.slice(own.length + creation.length + parties.length)),
+    source: () => counterpartyAccountOf(external.rows[0], counterparty.rows[0], 'source.id'),
+    mandate: () => mandateOf(input, mandate.rows),
+  }
 }
 
 /**
@@ -46,14 +78,15 @@ export function createDirectDebitService(bankToday: BankToday, onApproved: () =>
       if (money.value <= 0) throw invalidField('amount.value', 'must be positive')
       try {
         const payment = await ctx.transaction(async (trx) => {
-          const destination = await accountRepo.find(trx, actor.organizationId, { id: input.destination.id })
+          const parties = await readParties(trx, actor, input, bankToday)
+          const { destination } = parties
           if (!destination) throw invalidField('destination.id', 'is not an account of this organization')
           if (money.currency !== destination.currency) {
             throw invalidField('amount.currency', `must be the destination account's currency ${destination.currency}`)
           }
-          checkExecutionDate(input.date, await bankToday(trx, { organizationId: actor.organizationId, accountId: destination.id }))
-          const source = await resolveExternalAccount(trx, actor, input.source.id, 'source.id')
-          const mandate = await resolveMandate(trx, actor.organizationId, input)
+          checkExecutionDate(input.date, await parties.today())
+          const source = parties.source()
+          const mandate = parties.mandate()
           const destinationSnapshot = ownAccountSnapshot(destination)
           checkSepa({
             scheme: input.scheme,
@@ -86,8 +119,9 @@ export function createDirectDebitService(bankToday: BankToday, onApproved: () =>
             source: source.snapshot,
             sourceHolder: source.holder,
             destination: destinationSnapshot,
-            destinationHolder: await organizationHolder(trx, actor.organizationId),
+            destinationHolder: parties.destinationHolder,
             metadata: input.metadata,
+            creationAnswers: parties.creationAnswers,
           }, ctx.asSent)
         })
         if (payment.status === 'APPROVED') onApproved()

@@ -169,12 +169,7 @@ export function stepRowsOf(plan: PlannedStep[], now: string): Array<Omit<Payment
 
 const organizationName = preparedQuery((db, parameter: (name: 'id') => string) => db.selectFrom('organizations').select('name').where('id', '=', parameter('id')))
 
-/** The organization as the holder of its own accounts. */
-export async function organizationHolder(db: Executor, organizationId: string): Promise<AccountHolder> {
-  return organizationHolderOf(organizationId, await organizationName(db, { id: organizationId }))
-}
-
-/** organizationHolder as a statement to run with others (runTogether), a setup read; organizationHolderOf reads its rows. */
+/** The organization as the holder of its own accounts: a statement to run with others (runTogether), a setup read; organizationHolderOf reads its rows. */
 export function organizationHolderStatement(db: Executor, organizationId: string): CompiledQuery<{ name: string }> {
   return setupRead(organizationId, organizationName.bind(db, { id: organizationId }))
 }

@@ -1,3 +1,4 @@
+import type { CompiledQuery } from 'kysely'
 import type { Executor } from '../../db/database.js'
 import type { MandatesTable } from '../../db/schema.js'
 import { keysetAfter, type PageRequest } from '../../http/pagination.js'
@@ -64,12 +65,17 @@ export const mandateRepo = {
   },
 
   async find(db: Executor, organizationId: string, ref: ResourceRef): Promise<MandateRow | undefined> {
-    const query = mandatesWithParties(db).where('mandates.organization_id', '=', organizationId)
-    return ('id' in ref ? query.where('mandates.id', '=', ref.id) : query.where('mandates.external_id', '=', ref.externalId)).executeTakeFirst()
+    return (await db.executeQuery(mandateRepo.findStatement(db, organizationId, ref))).rows[0]
   },
 
-  /** Mandates of an external account and scheme that may still be collected under, newest first. */
-  async usable(db: Executor, externalAccountId: string, scheme: string): Promise<MandatesTable[]> {
+  /** `find` as a statement to run with others (runTogether). */
+  findStatement(db: Executor, organizationId: string, ref: ResourceRef): CompiledQuery<MandateRow> {
+    const query = mandatesWithParties(db).where('mandates.organization_id', '=', organizationId)
+    return ('id' in ref ? query.where('mandates.id', '=', ref.id) : query.where('mandates.external_id', '=', ref.externalId)).compile()
+  },
+
+  /** Mandates of an external account and scheme that may still be collected under, newest first: a statement to run with others (runTogether). */
+  usableStatement(db: Executor, externalAccountId: string, scheme: string): CompiledQuery<MandatesTable> {
     return db
       .selectFrom('mandates')
       .selectAll()
@@ -77,7 +83,7 @@ export const mandateRepo = {
       .where('scheme', '=', scheme)
       .where('status', '!=', 'CANCELLED')
       .orderBy('id', 'desc')
-      .execute()
+      .compile()
   },
 
   /** A mandate of the external account that may still be collected under (any scheme), if any. */
