@@ -43,30 +43,23 @@ describe.skipIf(testBackend() !== 'postgres')('payment creates on PostgreSQL: ro
     await t?.close()
   })
 
+  const own = () => ({ type: 'ACCOUNT', id: accountId })
+  const external = () => ({ type: 'EXTERNAL_ACCOUNT', id: externalAccountId })
+  /** Each kind's n-th body: a credit transfer to the counterparty's account, a direct debit from it under its mandate. */
   const kinds = {
-    'credit-transfers': (n: number) => ({
-      amount: { currency: 'EUR', value: 100 + n },
-      date: today,
-      scheme: 'SCT',
-      source: { type: 'ACCOUNT', id: accountId },
-      destination: { type: 'EXTERNAL_ACCOUNT', id: externalAccountId },
-      reference: `Invoice ${n}`,
-    }),
-    'direct-debits': (n: number) => ({
-      amount: { currency: 'EUR', value: 100 + n },
-      date: today,
-      scheme: 'SDD_CORE',
-      source: { type: 'EXTERNAL_ACCOUNT', id: externalAccountId },
-      destination: { type: 'ACCOUNT', id: accountId },
-      reference: `Subscription ${n}`,
-    }),
+    'credit-transfers': { scheme: 'SCT', source: own, destination: external },
+    'direct-debits': { scheme: 'SDD_CORE', source: external, destination: own },
+  }
+  const body = (kind: keyof typeof kinds, n: number) => {
+    const { scheme, source, destination } = kinds[kind]
+    return { amount: { currency: 'EUR', value: 100 + n }, date: today, scheme, source: source(), destination: destination(), reference: `Payment ${n}` }
   }
 
   async function create(kind: keyof typeof kinds, n: number) {
     const response = await fetch(`${origin}/payments/v2/${kind}`, {
       method: 'POST',
       headers: { authorization: basicAuth(t.owner), 'content-type': 'application/json', 'idempotency-key': `round-trips-${kind}-${n}` },
-      body: JSON.stringify(kinds[kind](n)),
+      body: JSON.stringify(body(kind, n)),
     })
     return { status: response.status, json: (await response.json()) as { id: string; status: string } }
   }
