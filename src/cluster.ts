@@ -34,7 +34,10 @@ export function runPrimary(config: Pick<Config, 'workers' | 'logLevel'>): void {
     })
   }
 
-  const running = () => Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined)
+  // Not dead, rather than listed: node:cluster lists a worker until it has both exited and disconnected, and its 'exit'
+  // may come first — the last worker's exit then found itself still listed, nothing exited the primary, and it ended
+  // by itself with code 0 after a failed start (test/processes/serve-workers.test.ts, once in CI).
+  const running = () => Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined && !worker.isDead())
 
   const shutDown = (reason: string) => {
     if (shuttingDown) return
