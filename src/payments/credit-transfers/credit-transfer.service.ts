@@ -13,7 +13,7 @@ import { counterpartyRepo } from '../counterparties/counterparty.repo.js'
 import { externalAccountRepo } from '../external-accounts/index.js'
 import type { BankToday } from '../lifecycle/bank-date.js'
 import type { Payment } from '../lifecycle/payment.js'
-import { creationStatements, insertPayment, organizationHolderOf, organizationHolderStatement, type CreationAnswers, type PaymentDraft } from '../lifecycle/payment-creation.js'
+import { insertPayment, readWithOwnAccount, type PaymentDraft } from '../lifecycle/payment-creation.js'
 import { counterpartyHolder, externalAccountSnapshot } from '../lifecycle/payment-parties.js'
 import type { AccountHolder, AccountSnapshot } from '../lifecycle/payment.schemas.js'
 import { checkExecutionDate, checkScheme } from './credit-transfer.rules.js'
@@ -72,31 +72,14 @@ interface Destination {
 }
 
 /**
- * What a credit transfer is checked against, read together (runTogether: on PostgreSQL one round trip, not one per
- * read): the source account, the organization (the holder of its own accounts), what the payment's approval steps
- * and event deliveries are planned from (creationStatements), the business date of the source's bank, and the
- * destination — an external account, locked, with its counterparty, or another own account.
- * `destination` throws the destination's 400 when called, so the errors keep the order of the checks; `today` is
- * asked only once the source is known to be the organization's.
+ * What a credit transfer is checked against, read together (readWithOwnAccount: its source account, the organization,
+ * the approval plan's reads and the source bank's date) with its destination — an external account, locked, with its
+ * counterparty, or another own account. `destination` throws the destination's 400 when called, so the errors keep
+ * the order of the checks.
  */
 async function readParties(trx: Executor, actor: Actor, input: CreateCreditTransfer, bankToday: BankToday) {
-  const { organizationId } = actor
-  const date = bankToday.reads(trx, { organizationId, accountId: input.source.id })
-  const own = [accountRepo.paymentAccountStatement(trx, organizationId, input.source.id), organizationHolderStatement(trx, organizationId)] as const
-  const creation = creationStatements(trx, organizationId)
-  const shared = [...own, ...creation, ...date.statements] as const
-  const answers = await runTogether(trx, [...shared, ...destinationStatements(trx, actor, input)])
-  const [source, organization, ...rest] = answers
-  const creationAnswers = rest.slice(0, creation.length) as unknown as CreationAnswers
-  const sourceHolder = organizationHolderOf(organizationId, organization.rows)
-  const destinationAnswers = answers.slice(shared.length)
-  return {
-    source: source.rows[0],
-    sourceHolder,
-    creationAnswers,
-    today: () => date.today(answers.slice(own.length + creation.length, shared.length)),
-    destination: () => destinationOf(input, sourceHolder, destinationAnswers),
-  }
+  const read = await readWithOwnAccount(trx, bankToday, actor.organizationId, input.source.id, destinationStatements(trx, actor, input))
+  return { ...read, destination: () => destinationOf(input, read.holder, read.parties) }
 }
 
 /** The destination's reads: an external account, locked, with its counterparty; or another own account. */
@@ -127,7 +110,7 @@ export async function draftCreditTransfer(trx: Executor, actor: Actor, input: Cr
   const money = amountFromInput(input.amount, 'amount')
   if (money.value <= 0) throw invalidField('amount.value', 'must be positive')
   const parties = await readParties(trx, actor, input, bankToday)
-  const { source } = parties
+  const { account: source } = parties
   if (!source) throw invalidField('source.id', 'is not an account of this organization')
   if (money.currency !== source.currency) {
     throw invalidField('amount.currency', `must be the source account's currency ${source.currency}`)
@@ -156,7 +139,7 @@ export async function draftCreditTransfer(trx: Executor, actor: Actor, input: Cr
     counterpartyId: destination.counterpartyId,
     mandate: null,
     source: sourceSnapshot,
-    sourceHolder: parties.sourceHolder,
+    sourceHolder: parties.holder,
     destination: destination.snapshot,
     destinationHolder: destination.holder,
     metadata: input.metadata,

@@ -1,9 +1,7 @@
-import type { CompiledQuery, QueryResult } from 'kysely'
+import type { CompiledQuery } from 'kysely'
 import type { Executor } from '../../db/database.js'
-import type { CounterpartiesTable, ExternalAccountsTable, MandatesTable } from '../../db/schema.js'
+import type { MandatesTable } from '../../db/schema.js'
 import { isUniqueViolation } from '../../db/errors.js'
-import { runTogether } from '../../db/prepared-query.js'
-import { accountRepo } from '../../financial-data/accounts/index.js'
 import { ApiError, invalidField } from '../../http/errors.js'
 import type { Actor } from '../../iam/actor.js'
 import type { CommandContext } from '../../shared/command-context.js'
@@ -12,7 +10,7 @@ import { checkExecutionDate, checkSepa } from '../credit-transfers/credit-transf
 import { counterpartyAccountOf, externalAccountStatements, ownAccountSnapshot } from '../credit-transfers/credit-transfer.service.js'
 import type { BankToday } from '../lifecycle/bank-date.js'
 import type { Payment } from '../lifecycle/payment.js'
-import { creationStatements, insertPayment, organizationHolderOf, organizationHolderStatement, type CreationAnswers } from '../lifecycle/payment-creation.js'
+import { insertPayment, readWithOwnAccount } from '../lifecycle/payment-creation.js'
 import { mandateRepo } from '../mandates/index.js'
 import type { CreateDirectDebit } from './direct-debit.schemas.js'
 
@@ -37,25 +35,16 @@ function mandateOf(input: CreateDirectDebit, rows: readonly MandatesTable[]): Ma
 }
 
 /**
- * What a direct debit is checked against, read together as a credit transfer's are (runTogether: on PostgreSQL one
- * round trip): the destination — an own account — and the organization holding it, what the payment's approval steps
- * and event deliveries are planned from (creationStatements), the source external account, locked, with its
- * counterparty, the mandate, and the business date of the destination's bank. The answers are checked in that order.
+ * What a direct debit is checked against, read together (readWithOwnAccount: its destination account, the
+ * organization, the approval plan's reads and the destination bank's date) with the source external account, locked,
+ * with its counterparty, and the mandate; `source` and `mandate` throw their 400s when called, in the checks' order.
  */
 async function readParties(trx: Executor, actor: Actor, input: CreateDirectDebit, bankToday: BankToday) {
-  const { organizationId } = actor
-  const own = [accountRepo.paymentAccountStatement(trx, organizationId, input.destination.id), organizationHolderStatement(trx, organizationId)] as const
-  const creation = creationStatements(trx, organizationId)
-  const parties = [...externalAccountStatements(trx, actor, input.source.id), mandateStatement(trx, organizationId, input)] as const
-  const date = bankToday.reads(trx, { organizationId, accountId: input.destination.id })
-  const answers = await runTogether(trx, [...own, ...creation, ...parties, ...date.statements])
-  const [destination, organization] = answers
-  const [external, counterparty, mandate] = answers.slice(own.length + creation.length) as [QueryResult<ExternalAccountsTable>, QueryResult<CounterpartiesTable>, QueryResult<MandatesTable>]
+  const parties = [...externalAccountStatements(trx, actor, input.source.id), mandateStatement(trx, actor.organizationId, input)] as const
+  const read = await readWithOwnAccount(trx, bankToday, actor.organizationId, input.destination.id, parties)
+  const [external, counterparty, mandate] = read.parties
   return {
-    destination: destination.rows[0],
-    destinationHolder: organizationHolderOf(organizationId, organization.rows),
-    creationAnswers: answers.slice(own.length, own.length + creation.length) as unknown as CreationAnswers,
-    today: () => date.today(answers.slice(own.length + creation.length + parties.length)),
+    ...read,
     source: () => counterpartyAccountOf(external.rows[0], counterparty.rows[0], 'source.id'),
     mandate: () => mandateOf(input, mandate.rows),
   }
@@ -79,7 +68,7 @@ export function createDirectDebitService(bankToday: BankToday, onApproved: () =>
       try {
         const payment = await ctx.transaction(async (trx) => {
           const parties = await readParties(trx, actor, input, bankToday)
-          const { destination } = parties
+          const { account: destination } = parties
           if (!destination) throw invalidField('destination.id', 'is not an account of this organization')
           if (money.currency !== destination.currency) {
             throw invalidField('amount.currency', `must be the destination account's currency ${destination.currency}`)
@@ -119,7 +108,7 @@ export function createDirectDebitService(bankToday: BankToday, onApproved: () =>
             source: source.snapshot,
             sourceHolder: source.holder,
             destination: destinationSnapshot,
-            destinationHolder: parties.destinationHolder,
+            destinationHolder: parties.holder,
             metadata: input.metadata,
             creationAnswers: parties.creationAnswers,
           }, ctx.asSent)

@@ -2,6 +2,7 @@ import type { CompiledQuery } from 'kysely'
 import type { Executor } from '../../db/database.js'
 import { preparedQuery, runTogether, type Results } from '../../db/prepared-query.js'
 import { setupRead } from '../../db/setup-reads.js'
+import { accountRepo } from '../../financial-data/accounts/index.js'
 import type { PaymentApprovalStepsTable, PaymentsTable } from '../../db/schema.js'
 import { firstEventStatements, SYSTEM_ORIGINATOR } from '../../events/index.js'
 import type { Actor } from '../../iam/actor.js'
@@ -10,6 +11,7 @@ import { liveWebhooksOf, liveWebhooksStatement, type LiveWebhook } from '../../w
 import { nowIso } from '../../shared/clock.js'
 import { newId } from '../../shared/ids.js'
 import { approvalChainOf, approvalChainRepo } from '../approvals/approval-chain.repo.js'
+import type { BankToday } from './bank-date.js'
 import { plannedSteps, type PlannedStep } from '../approvals/approval-rules.js'
 import { movePayment, PAYMENT_ENTITY_TYPE, toPayment, type Payment } from './payment.js'
 import { documentColumns, paymentRepo, type PaymentDocuments, type PaymentKind } from './payment.repo.js'
@@ -46,7 +48,7 @@ export interface PaymentDraft {
  * one round trip on PostgreSQL for both) and hands over as `creationAnswers`. Setup reads (db/setup-reads.ts): on
  * SQLite answered from memory while none of them changed.
  */
-export function creationStatements(trx: Executor, organizationId: string) {
+function creationStatements(trx: Executor, organizationId: string) {
   return [
     setupRead(organizationId, approvalChainRepo.listLiveStatement(trx, organizationId)),
     setupRead(organizationId, ownerRoleStatement(trx, organizationId)),
@@ -55,6 +57,36 @@ export function creationStatements(trx: Executor, organizationId: string) {
 }
 
 export type CreationAnswers = Results<ReturnType<typeof creationStatements>>
+
+/**
+ * What every payment's create is checked against, read with `parties` — the kind's own reads, answered in their order
+ * — in one runTogether (on PostgreSQL one round trip): its own account (a credit transfer's source, a direct debit's
+ * destination) and the organization holding it, what its approval steps and event deliveries are planned from
+ * (creationStatements, handed to insertPayment as the draft's creationAnswers), and the business date of the own
+ * account's bank, whose answers `today` reads only when asked: once the account is known to be the organization's.
+ */
+export async function readWithOwnAccount<const Parties extends readonly CompiledQuery[]>(
+  trx: Executor,
+  bankToday: BankToday,
+  organizationId: string,
+  accountId: string,
+  parties: Parties,
+) {
+  const own = [accountRepo.paymentAccountStatement(trx, organizationId, accountId), organizationHolderStatement(trx, organizationId)] as const
+  const creation = creationStatements(trx, organizationId)
+  const date = bankToday.reads(trx, { organizationId, accountId })
+  const answers = await runTogether(trx, [...own, ...creation, ...date.statements, ...parties])
+  const [account, organization] = answers
+  const dateAt = own.length + creation.length
+  const partiesAt = dateAt + date.statements.length
+  return {
+    account: account.rows[0],
+    holder: organizationHolderOf(organizationId, organization.rows),
+    creationAnswers: answers.slice(own.length, dateAt) as unknown as CreationAnswers,
+    today: () => date.today(answers.slice(dateAt, partiesAt)),
+    parties: answers.slice(partiesAt) as unknown as Results<Parties>,
+  }
+}
 
 /**
  * The approval steps of a new payment (none for one approved with its batch) and the live webhooks its CREATED event
@@ -170,12 +202,12 @@ export function stepRowsOf(plan: PlannedStep[], now: string): Array<Omit<Payment
 const organizationName = preparedQuery((db, parameter: (name: 'id') => string) => db.selectFrom('organizations').select('name').where('id', '=', parameter('id')))
 
 /** The organization as the holder of its own accounts: a statement to run with others (runTogether), a setup read; organizationHolderOf reads its rows. */
-export function organizationHolderStatement(db: Executor, organizationId: string): CompiledQuery<{ name: string }> {
+function organizationHolderStatement(db: Executor, organizationId: string): CompiledQuery<{ name: string }> {
   return setupRead(organizationId, organizationName.bind(db, { id: organizationId }))
 }
 
 /** @throws Error when the organization is not there (an actor's organization always is). */
-export function organizationHolderOf(organizationId: string, rows: readonly { name: string }[]): AccountHolder {
+function organizationHolderOf(organizationId: string, rows: readonly { name: string }[]): AccountHolder {
   if (!rows[0]) throw new Error(`No organization ${organizationId}`)
   return { type: 'ENTITY', id: organizationId, legalName: rows[0].name }
 }
